@@ -1,0 +1,74 @@
+"""Self-checks for the course's exercises.
+
+Each notebook has a module here (``nb01``, ``nb02``, ...) with one check per
+exercise. A check never raises on a wrong or missing answer: it returns a
+`Verdict`, whose text is shown as the cell's output. Students leave ``...`` as
+a placeholder, which reads "not attempted yet".
+
+    >>> from perceptron_lib.exercises import verdict
+    >>> verdict("1a", ...)
+    1a: not attempted yet. Replace the ... with your answer and run the cell again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Verdict", "verdict", "attempted", "graded"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one check: ``status`` is "correct", "wrong" or "not attempted"."""
+
+    exercise: str
+    status: str
+    message: str
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+    def __repr__(self) -> str:
+        return f"{self.exercise}: {self.message}"
+
+    __str__ = __repr__
+
+
+def attempted(answer) -> bool:
+    """False for the placeholders ``...`` and None."""
+    return answer is not Ellipsis and answer is not None
+
+
+def verdict(exercise: str, answer, ok: bool | None = None, *, praise: str = "", hint: str = "") -> Verdict:
+    """Build a Verdict: not attempted, correct (with praise) or wrong (with a hint)."""
+    if not attempted(answer):
+        return Verdict(exercise, "not attempted", "not attempted yet. Replace the ... with your answer and run the cell again.")
+    if ok:
+        return Verdict(exercise, "correct", "correct." + (f" {praise}" if praise else ""))
+    return Verdict(exercise, "wrong", "not quite." + (f" Hint: {hint}" if hint else ""))
+
+
+def graded(exercise: str, *, hint: str = ""):
+    """Decorate a checker ``fn(answer) -> (ok, praise)``; any error in the answer becomes a hint.
+
+    A student's answer can be of any shape or type; the checker can assume the
+    intended one, and whatever goes wrong while comparing is reported as
+    "not quite" with the checker's hint plus what went wrong, never raised.
+    """
+
+    def wrap(fn):
+        def check(answer=..., *args, **kwargs) -> Verdict:
+            if not attempted(answer):
+                return verdict(exercise, answer)
+            try:
+                ok, praise = fn(answer, *args, **kwargs)
+            except Exception as exc:  # a malformed answer is a wrong answer, explained
+                return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
+                                                  f"{exc}). {hint}".rstrip())
+            return verdict(exercise, answer, ok, praise=praise, hint=hint)
+
+        check.__name__, check.__doc__ = fn.__name__, fn.__doc__
+        return check
+
+    return wrap
