@@ -51,8 +51,8 @@ def main(repeats=5):
         X, y = separable(n, d, margin)
         run = fit_perceptron(X, y, max_epochs=1000)
         sk_model = Perceptron(shuffle=False, eta0=1, tol=None, penalty=None, max_iter=run.epochs)
-        t_ours, _ = best_of(lambda: fit_perceptron(X, y, max_epochs=1000), repeats)
-        t_sk, sk = best_of(lambda: sk_model.fit(X, y), repeats)
+        t_ours, _ = best_of(lambda X=X, y=y: fit_perceptron(X, y, max_epochs=1000), repeats)
+        t_sk, sk = best_of(lambda m=sk_model, X=X, y=y: m.fit(X, y), repeats)
         same = np.array_equal(run.w, sk.coef_[0]) and run.b == sk.intercept_[0]
         print(f"{name:26s} {run.epochs:6d} {run.mistakes:8d} {1e3 * t_ours:9.1f} {1e3 * t_sk:10.1f} "
               f"{t_ours / t_sk:6.2f}  {same}")

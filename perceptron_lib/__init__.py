@@ -1,4 +1,22 @@
-"""perceptron_lib: the mathematics behind the perceptron course."""
+"""perceptron_lib: the mathematics, pictures and players behind the perceptron course.
+
+Layers, bottom to top (each imports only from those below it):
+
+- ``_validation``: argument checks shared by every public function;
+- ``data``, ``losses``, ``perceptron``: data sets, losses and subgradients, the algorithm;
+- ``margins``, ``kernels``, ``estimator``: margins and mistake bounds, the lift and the dual
+  perceptron, the scikit-learn estimator;
+- ``style``, ``plotting``, ``widgets``: figures and the step-through player (matplotlib and
+  ipywidgets are imported only here, and only when you import these modules);
+- ``exercises``: the self-checks of the notebooks' exercises.
+
+Importing the package changes no global state (no rcParams, no random seeds).
+"""
+
+from . import data, kernels, losses, margins
+from .kernels import fit_kernel_perceptron, lift, lift_kernel
+from .losses import hinge_loss, perceptron_loss, perceptron_subgradient, zero_one_loss
+from .margins import geometric_margin, is_separable, max_margin_separator, mistake_bound, offset_mistake_bound, radius
 from .perceptron import (
     Cycle,
     History,
@@ -10,3 +28,5 @@ from .perceptron import (
     is_mistake,
     reference_perceptron,
 )
+
+__version__ = "0.1.0"

@@ -53,7 +53,9 @@ def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
             f"Convert it first, e.g. {name} = np.asarray({name}, dtype=float)."
         )
     if np.iscomplexobj(arr):
-        raise TypeError(f"{name} must be real; got complex dtype {arr.dtype}. Use {name}.real if the imaginary part is 0.")
+        raise TypeError(
+            f"{name} must be real; got complex dtype {arr.dtype}. Use {name}.real if the imaginary part is 0."
+        )
     if arr.ndim != 2:
         hint = (
             f" For one feature use {name}.reshape(-1, 1); for one example use {name}.reshape(1, -1)."
@@ -90,9 +92,10 @@ def check_y(y, *, name: str = "y", n: int | None = None) -> np.ndarray:
         raise ValueError(f"{name} is empty; give one label in {{-1, +1}} per example.")
     if n is not None and arr.shape[0] != n:
         raise ValueError(
-            f"X and {name} must have the same number of examples; got X with {n} rows and {name} with {arr.shape[0]} labels."
+            f"X and {name} must have the same number of examples; "
+            f"got X with {n} rows and {name} with {arr.shape[0]} labels."
         )
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_)):
+    if arr.dtype == object or not _numeric(arr):
         labels = np.unique(arr.astype(str))
         raise TypeError(
             f"{name} must hold the numbers -1 and +1; got labels of dtype {arr.dtype} {_describe_labels(labels)}. "

@@ -567,9 +567,9 @@ def reference_perceptron(X, y, *, eta=1.0, max_epochs=1000, w0=None, b0=0.0, fit
     for _ in range(max_epochs):
         changed = False
         for i in range(len(X)):
-            score = sum(wj * xj for wj, xj in zip(w, X[i])) + b
+            score = sum(wj * xj for wj, xj in zip(w, X[i], strict=True)) + b
             if is_mistake(np.array([score]), y[i : i + 1], update_on)[0]:
-                w = [wj + eta * y[i] * xj for wj, xj in zip(w, X[i])]
+                w = [wj + eta * y[i] * xj for wj, xj in zip(w, X[i], strict=True)]
                 if fit_bias:
                     b = b + eta * y[i]
                 updates.append(i)

@@ -154,7 +154,10 @@ def test_xor_cycle_detected_exactly():
     assert run.epochs == run.cycle.start + run.cycle.length < 10
     # replaying the cycle from its start reproduces the same state
     h = run.history
-    at = lambda e: (h.w[np.searchsorted(h.epoch, e, side="right")], h.b[np.searchsorted(h.epoch, e, side="right")])
+    def at(e):  # the state after the last update of epoch e
+        k = np.searchsorted(h.epoch, e, side="right")
+        return h.w[k], h.b[k]
+
     w1, b1 = at(run.cycle.start)
     w2, b2 = at(run.cycle.start + run.cycle.length)
     assert np.array_equal(w1, w2) and b1 == b2

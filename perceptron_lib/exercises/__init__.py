@@ -43,7 +43,9 @@ def attempted(answer) -> bool:
 def verdict(exercise: str, answer, ok: bool | None = None, *, praise: str = "", hint: str = "") -> Verdict:
     """Build a Verdict: not attempted, correct (with praise) or wrong (with a hint)."""
     if not attempted(answer):
-        return Verdict(exercise, "not attempted", "not attempted yet. Replace the ... with your answer and run the cell again.")
+        return Verdict(
+            exercise, "not attempted", "not attempted yet. Replace the ... with your answer and run the cell again."
+        )
     if ok:
         return Verdict(exercise, "correct", "correct." + (f" {praise}" if praise else ""))
     return Verdict(exercise, "wrong", "not quite." + (f" Hint: {hint}" if hint else ""))
