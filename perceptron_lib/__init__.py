@@ -13,7 +13,7 @@ Layers, bottom to top (each imports only from those below it):
 Importing the package changes no global state (no rcParams, no random seeds).
 """
 
-from . import data, kernels, losses, margins
+from . import data, kernels, losses, margins, style
 from .kernels import fit_kernel_perceptron, lift, lift_kernel
 from .losses import hinge_loss, perceptron_loss, perceptron_subgradient, zero_one_loss
 from .margins import geometric_margin, is_separable, max_margin_separator, mistake_bound, offset_mistake_bound, radius

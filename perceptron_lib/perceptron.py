@@ -75,7 +75,7 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
     return (m < 0) | ((scores == 0) & (y > 0))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays inside: compare fields explicitly, not with ==
 class State:
     """The state after update `k` (k = 0 is the start).
 
@@ -118,7 +118,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class History:
     """Start state plus one row per update, stored as read-only arrays.
 
@@ -191,7 +191,7 @@ class Cycle:
     mistakes_per_cycle: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Run:
     """The result of a perceptron fit: final state, settings and full history.
 

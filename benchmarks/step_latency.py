@@ -1,0 +1,92 @@
+"""Kernel-side latency of one step of the player, against clearing and replotting.
+
+Scene: 200 random points, a boundary line and the w arrow, from a real `fit_perceptron` run
+with at least 50 updates. Both ways produce PNG bytes for an ``ipywidgets.Image``:
+
+(a) clear-and-replot: a new pyplot figure per step (scatter, line, arrow), ``savefig`` to PNG,
+    close it, set the Image value;
+(b) ``StepThrough.next()``: move the animated artists, blit, encode PNG, set the Image value
+    (and the readout).
+
+Prints the median of 50 steps of each and the ratio. Run: ``.venv/bin/python benchmarks/step_latency.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+import sys
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import ipywidgets as widgets  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from perceptron_lib import fit_perceptron  # noqa: E402
+from perceptron_lib import plotting as P  # noqa: E402
+from perceptron_lib import style as S  # noqa: E402
+from perceptron_lib.widgets import StepThrough  # noqa: E402
+
+STEPS = 50
+
+
+def make_run(seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(200, 2))
+    y = np.where(X @ np.array([1.0, 2.0]) + 0.3 > 0, 1, -1)
+    run = fit_perceptron(X, y)
+    if run.mistakes < STEPS + 1:
+        raise SystemExit(f"the run has only {run.mistakes} updates; pick another seed")
+    return run, X, y
+
+
+def clear_and_replot(run, X, y, image, k):
+    """The slow way: a brand-new figure every step."""
+    st = run.history[k]
+    fig = plt.figure(figsize=S.NOTEBOOK.panel_size, dpi=S.NOTEBOOK.dpi)
+    ax = fig.add_subplot()
+    P.draw_points(ax, X, y)
+    ax.set_aspect("equal", adjustable="box")
+    P.draw_boundary(ax, st.w, st.b)
+    P.draw_w_arrow(ax, st.w, st.b, scale=0.2)
+    ax.set_title(f"update {k} of {len(run.history) - 1}")
+    bio = io.BytesIO()
+    fig.savefig(bio, format="png")
+    plt.close(fig)
+    image.value = bio.getvalue()
+
+
+def median_ms(fn, n=STEPS):
+    times = []
+    for j in range(n):
+        t0 = time.perf_counter()
+        fn(j)
+        times.append(time.perf_counter() - t0)
+    return 1e3 * statistics.median(times)
+
+
+def main():
+    run, X, y = make_run()
+    image = widgets.Image(format="png")
+    clear_and_replot(run, X, y, image, 1)  # warm up fonts and caches
+    a = median_ms(lambda j: clear_and_replot(run, X, y, image, 1 + j))
+
+    player = StepThrough(run, X, y)
+    player.next()
+    player.reset()
+    b = median_ms(lambda j: player.next())
+    w, h = player.figure.canvas.get_width_height()
+
+    print(f"scene: {len(X)} points, line + arrow, {w}x{h} px; run with {run.mistakes} updates; median of {STEPS} steps")
+    print(f"(a) clear-and-replot (pyplot figure, savefig PNG, Image.value): {a:7.2f} ms")
+    print(f"(b) StepThrough.next() (blit, PNG encode, Image.value, readout): {b:7.2f} ms")
+    print(f"ratio a/b: {a / b:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

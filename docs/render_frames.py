@@ -1,0 +1,60 @@
+"""Render the player's panels to PNG files in this folder, in both presets, to look at them.
+
+Run: ``.venv/bin/python docs/render_frames.py``. The frames are exactly what the player's Image
+widget shows (``StepThrough.frame_png()``).
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from perceptron_lib import fit_perceptron
+from perceptron_lib.widgets import LiftedPanel, LossPanel, StepThrough
+
+HERE = Path(__file__).resolve().parent
+
+
+def perceptron_loss(run, X, y):
+    h = run.history
+    return np.array([np.mean(np.maximum(0.0, -y * (X @ w + b))) for w, b in zip(h.w, h.b, strict=True)])
+
+
+def blobs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = np.where(X @ np.array([1.0, 2.0]) + 0.3 > 0, 1, -1)
+    return fit_perceptron(X, y), X, y
+
+
+def circle():
+    rng = np.random.default_rng(1)
+    Q = rng.uniform(-2, 2, size=(80, 2))
+    Q = Q[np.abs(np.hypot(*Q.T) - 1.2) > 0.25]
+    y = np.where(np.hypot(*Q.T) < 1.2, 1, -1)
+    Z = np.column_stack([Q, (Q ** 2).sum(1)])
+    return fit_perceptron(Z, y), Z, y
+
+
+def save(player, name, k):
+    player.seek(k)
+    (HERE / name).write_bytes(player.frame_png())
+    print(name, player.k)
+
+
+def main():
+    run, X, y = blobs()
+    tiny = fit_perceptron([[2, 1], [-1, -2]], [1, -1])
+    lrun, Z, yz = circle()
+    for preset in ("notebook", "lecture"):
+        p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss, "perceptron loss")], style=preset)
+        for k in (0, 1, 5, run.mistakes):
+            save(p, f"player_frame_{preset}_k{k}.png", k)
+        t = StepThrough(tiny, [[2, 1], [-1, -2]], [1, -1], style=preset)
+        save(t, f"player_tiny_{preset}_k1.png", 1)
+        q = StepThrough(lrun, Z, yz, panels=[LiftedPanel()], style=preset)
+        save(q, f"player_lifted_{preset}_k3.png", 3)
+        save(q, f"player_lifted_{preset}_end.png", lrun.mistakes)
+
+
+if __name__ == "__main__":
+    main()

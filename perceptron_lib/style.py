@@ -1,0 +1,292 @@
+"""Two figure presets for the course, ``notebook`` and ``lecture``, and the colours used everywhere.
+
+How a preset reaches a figure
+-----------------------------
+Nothing here writes to ``matplotlib.rcParams``: importing the package leaves matplotlib as it
+was, and even ``use("lecture")`` only changes *this library's* figures, never the figures a
+student draws with pyplot in the same notebook. A preset is a frozen `Style` record; the
+drawing functions read their sizes, widths and colours from it as explicit arguments
+(``style=None`` means `current()`), and the figures this library creates are built inside
+``matplotlib.rc_context(style.rc())`` so that the few things that are only reachable through
+rcParams (default text sizes of titles and tick labels, spine widths) are set for the artists
+made in that block and restored right after. Explicit arguments are preferred because an
+``rc_context`` only affects artists created inside it; an axes made elsewhere and passed in
+gets the sizes through `style_axes`.
+
+Selecting a preset
+------------------
+* ``use("lecture")`` sets the preset for the rest of the session (this library only);
+* ``with context("lecture"): ...`` sets it for a block;
+* ``current()`` returns the active `Style`;
+* the environment variable ``COURSE_STYLE=lecture`` (or ``notebook``) picks the preset when
+  `use` has not been called; it is read when first needed, not at import.
+
+Colours
+-------
+The two classes use two Okabe–Ito colours *and* two marker shapes, so they stay apart in
+grey-scale print and for colour-blind readers: ``y = +1`` is a vermillion triangle, ``y = -1``
+a blue circle. The other roles (boundary, w, update, current example, mistakes) use other
+Okabe–Ito colours or black and are told apart by shape as well (line, arrow, ring, cross).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+
+__all__ = [
+    "OKABE_ITO",
+    "POS_COLOR",
+    "NEG_COLOR",
+    "POS_MARKER",
+    "NEG_MARKER",
+    "POS_LABEL",
+    "NEG_LABEL",
+    "BOUNDARY_COLOR",
+    "PREV_BOUNDARY_COLOR",
+    "W_COLOR",
+    "UPDATE_COLOR",
+    "RING_COLOR",
+    "MISTAKE_COLOR",
+    "CURVE_COLOR",
+    "CURSOR_COLOR",
+    "PLANE_COLOR",
+    "CMAP",
+    "Style",
+    "PRESETS",
+    "NOTEBOOK",
+    "LECTURE",
+    "ENV_VAR",
+    "get",
+    "use",
+    "current",
+    "context",
+    "class_style",
+    "style_axes",
+]
+
+#: The eight colours of Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+POS_COLOR = OKABE_ITO["vermillion"]  #: class y = +1
+NEG_COLOR = OKABE_ITO["blue"]  #: class y = -1
+POS_MARKER = "^"  #: class y = +1: triangle
+NEG_MARKER = "o"  #: class y = -1: circle
+POS_LABEL = "y = +1"
+NEG_LABEL = "y = -1"
+
+BOUNDARY_COLOR = OKABE_ITO["black"]  #: the line <w,x> + b = 0
+PREV_BOUNDARY_COLOR = "#8C8C8C"  #: the boundary before the update (dashed)
+W_COLOR = OKABE_ITO["bluish_green"]  #: the normal vector w
+UPDATE_COLOR = OKABE_ITO["reddish_purple"]  #: the update eta*y*x
+RING_COLOR = OKABE_ITO["black"]  #: ring around the current example
+MISTAKE_COLOR = OKABE_ITO["black"]  #: cross over misclassified points
+CURVE_COLOR = OKABE_ITO["black"]  #: loss curves
+CURSOR_COLOR = OKABE_ITO["orange"]  #: cursor at the current step
+PLANE_COLOR = OKABE_ITO["bluish_green"]  #: separating plane in 3-D
+CMAP = "viridis"  #: colour map for contours and surfaces (perceptually uniform, colour-blind safe)
+
+ENV_VAR = "COURSE_STYLE"
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes for one preset. Font sizes in points, marker sizes in points squared (scatter ``s``).
+
+    Use ``dataclasses.replace(NOTEBOOK, dpi=150)`` to derive a variant; any `Style` can be
+    passed where a preset name is accepted.
+    """
+
+    name: str
+    panel_size: tuple  # (width, height) in inches of one panel
+    dpi: int
+    font_size: float
+    title_size: float
+    label_size: float
+    tick_size: float
+    legend_size: float
+    line_width: float  # boundary, curves
+    thin_width: float  # previous boundary, grid, ghosts
+    arrow_width: float
+    arrow_head: float  # FancyArrowPatch mutation_scale (points)
+    marker_size: float
+    marker_edge: float
+    ring_size: float
+    ring_width: float
+    mistake_size: float
+    mistake_width: float
+    spine_width: float
+
+    def rc(self) -> dict:
+        """rcParams for ``matplotlib.rc_context`` while this library builds a figure."""
+        return {
+            "font.size": self.font_size,
+            "axes.titlesize": self.title_size,
+            "axes.labelsize": self.label_size,
+            "figure.titlesize": self.title_size,
+            "xtick.labelsize": self.tick_size,
+            "ytick.labelsize": self.tick_size,
+            "legend.fontsize": self.legend_size,
+            "axes.linewidth": self.spine_width,
+            "xtick.major.width": self.spine_width,
+            "ytick.major.width": self.spine_width,
+            "xtick.major.size": 3 + 2 * self.spine_width,
+            "ytick.major.size": 3 + 2 * self.spine_width,
+            "lines.linewidth": self.line_width,
+            "axes.edgecolor": "#000000",
+            "text.color": "#000000",
+            "axes.labelcolor": "#000000",
+            "xtick.color": "#000000",
+            "ytick.color": "#000000",
+            "figure.facecolor": "#FFFFFF",
+            "axes.facecolor": "#FFFFFF",
+            "savefig.facecolor": "#FFFFFF",
+            "image.cmap": CMAP,
+        }
+
+    def figsize(self, ncols: int = 1, nrows: int = 1) -> tuple:
+        """Figure size in inches for a grid of panels."""
+        w, h = self.panel_size
+        return (w * ncols, h * nrows)
+
+
+NOTEBOOK = Style(
+    name="notebook",
+    panel_size=(5.0, 4.6),
+    dpi=100,
+    font_size=11,
+    title_size=13,
+    label_size=12,
+    tick_size=10,
+    legend_size=10,
+    line_width=2.0,
+    thin_width=1.2,
+    arrow_width=2.0,
+    arrow_head=16,
+    marker_size=40,
+    marker_edge=0.6,
+    ring_size=300,
+    ring_width=2.0,
+    mistake_size=22,
+    mistake_width=1.3,
+    spine_width=1.0,
+)
+
+LECTURE = Style(
+    name="lecture",
+    panel_size=(7.2, 7.6),
+    dpi=100,
+    font_size=20,
+    title_size=24,
+    label_size=22,
+    tick_size=18,
+    legend_size=18,
+    line_width=4.0,
+    thin_width=2.5,
+    arrow_width=4.0,
+    arrow_head=30,
+    marker_size=130,
+    marker_edge=1.2,
+    ring_size=900,
+    ring_width=4.0,
+    mistake_size=70,
+    mistake_width=2.6,
+    spine_width=2.0,
+)
+
+PRESETS = {"notebook": NOTEBOOK, "lecture": LECTURE}
+
+_active: Style | None = None  # None: not chosen yet, fall back to COURSE_STYLE / notebook
+
+
+def get(style=None) -> Style:
+    """Resolve ``None`` (the current preset), a preset name, or a `Style` to a `Style`."""
+    if style is None:
+        return current()
+    if isinstance(style, Style):
+        return style
+    if isinstance(style, str):
+        key = style.strip().lower()
+        if key in PRESETS:
+            return PRESETS[key]
+        raise ValueError(f"unknown style {style!r}; choose one of {sorted(PRESETS)} or pass a Style.")
+    raise TypeError(f"style must be None, a preset name or a Style; got {type(style).__name__}.")
+
+
+def current() -> Style:
+    """The active preset: the last `use` (or enclosing `context`), else ``$COURSE_STYLE``, else notebook."""
+    if _active is not None:
+        return _active
+    env = os.environ.get(ENV_VAR, "").strip()
+    if not env:
+        return NOTEBOOK
+    try:
+        return get(env)
+    except ValueError:
+        raise ValueError(
+            f"environment variable {ENV_VAR}={env!r} names no preset; set it to one of {sorted(PRESETS)}."
+        ) from None
+
+
+def use(style) -> Style:
+    """Make `style` (a name or a `Style`) the default for this library's figures; returns it.
+
+    Only this library's figures change: no rcParams are written. ``use(None)`` goes back to
+    the default (``$COURSE_STYLE`` or notebook).
+    """
+    global _active
+    _active = None if style is None else get(style)
+    return current()
+
+
+@contextlib.contextmanager
+def context(style):
+    """``with context("lecture"):`` use a preset for a block, then restore the previous one."""
+    global _active
+    before = _active
+    _active = get(style)
+    try:
+        yield _active
+    finally:
+        _active = before
+
+
+def class_style(label: int, style=None) -> dict:
+    """Scatter keyword arguments for one class (+1 or -1): colour, marker, size, label."""
+    s = get(style)
+    pos = label > 0
+    return {
+        "c": POS_COLOR if pos else NEG_COLOR,
+        "marker": POS_MARKER if pos else NEG_MARKER,
+        "s": s.marker_size * (1.25 if pos else 1.0),  # a triangle looks smaller than a circle of equal s
+        "edgecolors": "#FFFFFF",
+        "linewidths": s.marker_edge,
+        "label": POS_LABEL if pos else NEG_LABEL,
+    }
+
+
+def style_axes(ax, style=None, *, grid: bool = True) -> None:
+    """Apply a preset's text sizes and line widths to an existing axes (2-D or 3-D)."""
+    s = get(style)
+    ax.tick_params(labelsize=s.tick_size, width=s.spine_width, length=3 + 2 * s.spine_width)
+    ax.xaxis.label.set_fontsize(s.label_size)
+    ax.yaxis.label.set_fontsize(s.label_size)
+    zaxis = getattr(ax, "zaxis", None)
+    if zaxis is not None:
+        zaxis.label.set_fontsize(s.label_size)
+    ax.title.set_fontsize(s.title_size)
+    for spine in getattr(ax, "spines", {}).values():
+        spine.set_linewidth(s.spine_width)
+    if grid and zaxis is None:
+        ax.grid(True, color="#DDDDDD", linewidth=s.thin_width * 0.6, zorder=0)
+        ax.set_axisbelow(True)

@@ -1,0 +1,577 @@
+"""Tests of the StepThrough player: every control, every edge, artists equal to the state at k."""
+
+import io
+import logging
+import warnings
+
+import matplotlib
+import numpy as np
+import pytest
+from PIL import Image
+
+from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron
+from perceptron_lib import plotting as P
+from perceptron_lib import style as S
+from perceptron_lib.perceptron import is_mistake
+from perceptron_lib.widgets import SPEEDS, DataPanel, LiftedPanel, LossPanel, StepThrough
+
+TINY_X, TINY_Y = [[2, 1], [-1, -2]], [1, -1]
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X @ [1.0, -2.0] + 0.4 > 0, 1, -1)
+    run = fit_perceptron(X, y)
+    assert run.converged and run.mistakes >= 10
+    return run, X, y
+
+
+@pytest.fixture(scope="module")
+def lifted():
+    rng = np.random.default_rng(1)
+    Q = rng.uniform(-2, 2, size=(60, 2))
+    Q = Q[np.abs(np.hypot(*Q.T) - 1.2) > 0.25]
+    y = np.where(np.hypot(*Q.T) < 1.2, 1, -1)
+    Z = np.column_stack([Q, (Q ** 2).sum(1)])
+    run = fit_perceptron(Z, y)
+    assert run.converged and run.mistakes >= 3
+    return run, Z, y
+
+
+def perceptron_loss(run, X, y):
+    """Caller-side values for a LossPanel: the mean perceptron loss at every state."""
+    h = run.history
+    return np.array([np.mean(np.maximum(0.0, -y * (X @ w + b))) for w, b in zip(h.w, h.b, strict=True)])
+
+
+def check_data_panel(player):
+    """The DataPanel's artists show exactly the state at player.k."""
+    dp = player.panels[0]
+    st, h, X, y = player.state, player.run.history, player.X, player.y
+    k = player.k
+    seg = dp.boundary.get_xydata()
+    if np.any(st.w):
+        assert len(seg) == 2
+        assert np.allclose(seg @ st.w + st.b, 0, atol=1e-9)  # both ends on <w,x> + b = 0
+        a = dp.w_arrow
+        assert a.get_visible()
+        assert abs(st.w @ a.start + st.b) < 1e-9  # starts on the boundary
+        np.testing.assert_allclose(a.delta, dp.arrow_scale * st.w)  # along w: normal to the boundary
+        assert abs(np.dot(seg[1] - seg[0], a.delta)) < 1e-9
+    else:
+        assert len(seg) == 0 and not dp.w_arrow.get_visible()
+    if k == 0:
+        assert len(dp.ring.get_xydata()) == 0
+        assert not dp.update_arrow.get_visible() and len(dp.prev_line.get_xydata()) == 0
+    else:
+        np.testing.assert_array_equal(dp.ring.get_xydata(), [X[st.i]])  # the current example is ringed
+        np.testing.assert_allclose(dp.update_arrow.delta, dp.arrow_scale * (h.w[k] - h.w[k - 1]))
+        np.testing.assert_allclose(dp.update_arrow.delta / dp.arrow_scale, run_eta(player) * y[st.i] * X[st.i])
+        np.testing.assert_allclose(dp.update_arrow.end, dp.w_arrow.end)  # tip to tail: w_before + update = w
+        prev = dp.prev_line.get_xydata()
+        if len(prev):
+            assert np.allclose(prev @ h.w[k - 1] + h.b[k - 1], 0, atol=1e-9)
+    mask = is_mistake(X @ st.w + st.b, y, player.run.update_on)
+    np.testing.assert_array_equal(dp.mistakes.get_xydata(), X[mask].reshape(-1, 2))
+
+
+def run_eta(player):
+    return player.run.eta
+
+
+def synced(player):
+    return player.k == player._slider.value == player._play.value
+
+
+# --------------------------------------------------------------------------- readout on a hand-checkable run
+
+
+def test_readout_tiny_run():
+    run = fit_perceptron(TINY_X, TINY_Y)
+    p = StepThrough(run, TINY_X, TINY_Y)
+    assert p.K == 1 and p.k == 0
+    t0 = p.text
+    assert "Start state (update 0 of 1)" in t0 and "no example looked at yet" in t0
+    assert "w = (0, 0), b = 0." in t0 and "Mistakes so far: 0" in t0
+    assert "Mistakes now: 2 of 2" in t0  # with w = 0, every y*0 = 0 <= 0
+    assert "End" not in t0
+    p.next()
+    t1 = p.text
+    assert "Update 1 of 1 (epoch 1)." in t1
+    assert "Example i = 0: x = (2, 1), y = +1." in t1
+    assert "before → after: 0 → 6." in t1  # 0 + (2^2 + 1^2 + 1)
+    assert "w = (2, 1), b = 1." in t1
+    assert "Mistakes so far: 1" in t1 and "Mistakes now: 0 of 2" in t1
+    assert "End: converged. Epoch 2 made no update" in t1
+    html = p._readout.value
+    assert "Update 1 of 1" in html and "0 → 6" in html and "converged" in html
+    assert p.lines(0)[0].startswith("Start state")
+    check_data_panel(p)
+    # the boundary 2*x1 + x2 + 1 = 0, the ring on example 0, the arrow from -b*w/||w||^2 = (-0.4, -0.2)
+    np.testing.assert_allclose(p.panels[0].w_arrow.start, [-0.4, -0.2])
+    np.testing.assert_array_equal(p.panels[0].ring.get_xydata(), [[2, 1]])
+
+
+def test_readout_end_states():
+    Xx, yx = [[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1]
+    p = StepThrough(fit_perceptron(Xx, yx), Xx, yx)
+    p.seek(p.K)
+    assert "End: cycle. The state after epoch 1 came back after epoch 2 (4 updates per cycle)" in p.text
+    p.set_run(fit_perceptron(Xx, yx, max_epochs=3, order="random", rng=0))
+    p.seek(p.K)
+    assert "End: stopped at max_epochs after 3 epochs, not converged." in p.text
+    Xb, yb = [[2, 1], [-1, -2], [0.5, 0.2]], [1, -1, -1]
+    p.set_run(fit_batch(Xb, yb), Xb, yb)
+    p.seek(1)
+    assert "A step on the 3 mistakes in the data: i = 0, 1, 2." in p.text
+    assert "Mistakes in the data before → after: 3 → 1 of 3." in p.text
+    assert "w = (2.5, 2.8), b = -1." in p.text
+    p.seek(2)
+    assert "A step on the 1 mistake in the data: i = 2." in p.text
+    assert "End: converged after 2 iterations" in p.text
+    check_data_panel_batch(p)
+    p.set_run(fit_batch(Xx, yx, max_iter=3), Xx, yx)
+    p.seek(p.K)
+    assert "End: stopped at max_iter after 3 iterations, not converged." in p.text
+    mb = fit_minibatch(Xb, yb, batch_size=2, rng=0)
+    p.set_run(mb, Xb, yb)
+    p.seek(1)
+    assert "in the batch" in p.text and "Updates so far: 1" in p.text
+    # update_on="negative" from 0 never moves: start and end at once
+    p.set_run(fit_perceptron(TINY_X, TINY_Y, update_on="negative"), TINY_X, TINY_Y)
+    assert p.K == 0
+    assert "Start state (update 0 of 0)" in p.text and "End: converged" in p.text and "< 0" in p.text
+    p.set_run(fit_perceptron(TINY_X, TINY_Y, update_on="sign"), TINY_X, TINY_Y)
+    assert "sign(0) = -1" in p.text
+
+
+def check_data_panel_batch(p):
+    dp, st = p.panels[0], p.state
+    np.testing.assert_array_equal(dp.ring.get_xydata(), p.X[st.batch])  # the whole batch ringed
+    assert np.allclose(dp.boundary.get_xydata() @ st.w + st.b, 0, atol=1e-9)
+
+
+# --------------------------------------------------------------------------- driving every control
+
+
+def test_next_through_whole_history_and_back(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    seen = set()
+    for k in range(p.K + 3):  # runs past the end
+        assert p.k == min(k, p.K)
+        st, ref = p.state, run.history[p.k]
+        assert st.k == ref.k == p.k and st.i == ref.i and np.array_equal(st.w, ref.w) and st.b == ref.b
+        check_data_panel(p)
+        seen.add(p.frame_png())
+        assert synced(p)
+        p.next()
+    assert p.k == p.K
+    assert len(seen) == p.K + 1  # every step drew a different frame
+    for k in range(p.K, -3, -1):
+        assert p.k == max(k, 0)
+        check_data_panel(p)
+        p.prev()
+    assert p.k == 0 and synced(p)
+
+
+def test_buttons_slider_speed_play(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    K = p.K
+    assert p._back_btn.disabled and p._reset_btn.disabled and not p._step_btn.disabled
+    for _ in range(K + 5):  # rapid repeated clicks, past the end
+        p._step_btn.click()
+    assert p.k == K and synced(p) and p._step_btn.disabled
+    for _ in range(3):
+        p._back_btn.click()
+    assert p.k == K - 3 and synced(p)
+    p._reset_btn.click()
+    assert p.k == 0 and synced(p) and not p.playing
+    p._back_btn.click()  # back at 0
+    assert p.k == 0
+    for v in list(range(K + 1)) + list(range(K, -1, -3)):  # the slider over its whole range
+        p._slider.value = v
+        assert p.k == v and p._play.value == v
+        check_data_panel(p)
+        assert p.panels[1].curve.dot.get_xydata()[0, 0] == v
+    for _label, ms in SPEEDS:  # every speed
+        p._speed.value = ms
+        assert p._play.interval == ms == p.interval_ms
+    p.set_speed(333)
+    assert p._play.interval == 333 and (f"{1000 / 333:.3g}/s", 333) in p._speed.options
+    p.set_speed(500)
+    with pytest.raises(ValueError):
+        p.set_speed(0)
+    # play toggling through the Play widget's own trait, as its buttons do
+    p.seek(0)
+    p._play.playing = True
+    assert p.playing
+    p._play.playing = False
+    assert not p.playing
+    p.toggle()
+    assert p.playing
+    p.toggle()
+    assert not p.playing
+    # the Play widget's value (its timer) drives the slider and the frame
+    p._play.value = 4
+    assert p.k == 4 and p._slider.value == 4
+    check_data_panel(p)
+
+
+def test_play_tick_stops_at_end_and_restarts(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    assert p.tick() is False  # not playing: nothing happens
+    p.play()
+    assert p.playing and p.k == 0
+    steps = 0
+    while p.tick():
+        steps += 1
+        check_data_panel(p)
+        assert synced(p)
+    assert steps == p.K and p.k == p.K and not p.playing  # past the end it stops
+    assert p.tick() is False and p.k == p.K
+    p.play()  # play at the end starts over, as the front end does
+    assert p.playing and p.k == 0
+    p.tick()
+    p.tick()
+    p.pause()
+    assert not p.playing and p.k == 2
+    assert p.tick() is False and p.k == 2
+    p.play()
+    p.next()  # a click while playing
+    p.reset()
+    assert p.k == 0 and not p.playing
+
+
+def test_seek_clamps_and_types(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    assert p.seek(-5) == 0
+    assert p.seek(10 ** 9) == p.K
+    assert p.seek(np.int64(3)) == 3
+    assert p.seek(2.6) == 3
+    assert p.seek(-1e300) == 0
+    assert p.seek(1e300) == p.K
+    with pytest.raises(ValueError):
+        p.seek(float("nan"))
+    with pytest.raises(TypeError):
+        p.seek("3")
+    assert p.k == p.K
+
+
+def test_new_run_while_playing(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    p.play()
+    for _ in range(5):
+        p.tick()
+    tiny = fit_perceptron(TINY_X, TINY_Y)
+    p.set_run(tiny, TINY_X, TINY_Y)
+    assert not p.playing and p.k == 0 and p.K == 1 and synced(p)
+    assert p._slider.max == p._play.max == 1
+    assert len(p.panels[1].curve.values) == 2  # a callable LossPanel follows the new run
+    check_data_panel(p)
+    p.seek(50)
+    assert p.k == 1
+    check_data_panel(p)
+    with pytest.raises(ValueError, match="2 rows"):
+        p.run = run  # X is still the tiny one
+    p.set_run(run, X, y)
+    p.play()
+    p.tick()
+    p.run = run
+    assert p.K == run.mistakes and p.k == 0 and not p.playing
+    # a bad swap changes nothing
+    before = (p.run, p.k, p.frame_png())
+    with pytest.raises(ValueError):
+        p.set_run(run, X[:, :1], y)
+    with pytest.raises(TypeError):
+        p.set_run("not a run", X, y)
+    with pytest.raises(ValueError, match="LossPanel"):
+        StepThrough(run, X, y, panels=[LossPanel(np.zeros(3))])
+    assert (p.run, p.k, p.frame_png()) == before
+    fixed = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss(run, X, y))])
+    fixed.seek(3)
+    with pytest.raises(ValueError, match="one value per state"):
+        fixed.set_run(tiny, TINY_X, TINY_Y)  # the array belongs to the old run: refused, old run kept
+    assert fixed.run is run and fixed.k == 3
+    fixed.next()
+    check_data_panel(fixed)  # the panels still draw on the player's figure
+    assert fixed.panels[1].curve.dot.get_xydata()[0, 0] == 4
+
+
+# --------------------------------------------------------------------------- frames, blitting, no leaks
+
+
+def test_frame_png_valid_and_changes(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    f0 = p.frame_png()
+    im = Image.open(io.BytesIO(f0))
+    im.load()
+    assert im.format == "PNG" and im.size == (500, 460)
+    assert p._image.value == f0 and p._image.format == "png"
+    p.next()
+    assert p.frame_png() != f0
+    p.prev()
+    assert p.frame_png() == f0  # back to the same pixels: the blit leaves no trace
+
+
+def test_blit_equals_full_redraw(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    for k in (3, 7, p.K):
+        p.seek(k)
+        blitted = p.frame_png()
+        p._render(k, full=True)
+        assert p.frame_png() == blitted
+
+
+def test_steps_blit_without_full_draws(blobs, monkeypatch):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    calls = []
+    real = p._full_draw
+    monkeypatch.setattr(p, "_full_draw", lambda sc: (calls.append(p.panels[0].scale_text.get_text()), real(sc)))
+    notes = [p.panels[0].scale_text.get_text()]
+    for _ in range(p.K):
+        p.next()
+        notes.append(p.panels[0].scale_text.get_text())
+    changes = sum(a != b for a, b in zip(notes, notes[1:], strict=False))
+    assert len(calls) == changes < p.K / 3  # full draws only where the arrow-scale note changed
+    p2 = StepThrough(run, X, y, data_panel=DataPanel(arrow_scale=0.5))
+    monkeypatch.setattr(p2, "_full_draw", lambda sc: calls.append("p2"))
+    for _ in range(p2.K):
+        p2.next()
+    assert "p2" not in calls  # a fixed scale: stepping never redraws the whole figure
+
+
+def test_limit_change_and_redraw_flag_cause_full_draw(blobs, monkeypatch):
+    run, X, y = blobs
+
+    class Zooming:
+        """A panel that changes its axes limits at k = 2 and asks for a redraw at k = 3."""
+
+        def draw(self, ax, run, X, y):
+            ax.set_xlim(0, 1)
+            self.ax = ax
+            (self.dot,) = ax.plot([0.5], [0.5], "o")
+            return [self.dot]
+
+        def update(self, k):
+            if k == 2:
+                self.ax.set_xlim(0, 2)
+            if k == 3:
+                self.redraw = True
+            return [self.dot]
+
+    p = StepThrough(run, X, y, panels=[Zooming()], data_panel=DataPanel(arrow_scale=1))
+    calls = []
+    real = p._full_draw
+    monkeypatch.setattr(p, "_full_draw", lambda sc: (calls.append(p.k), real(sc)))
+    p.next()
+    assert calls == []
+    p.next()
+    assert len(calls) == 1
+    p.next()
+    assert len(calls) == 2 and p.panels[1].redraw is False
+    p.next()
+    assert len(calls) == 2
+
+
+def test_margin_claims_panel_through_the_protocol(blobs):
+    """The protocol is enough for a notebook author's claim panel: <u, w_t> and ||w_t||^2 against t."""
+    run, X, y = blobs
+
+    class Claims:
+        def __init__(self, u):
+            self.u = np.asarray(u, float) / np.linalg.norm(u)
+
+        def draw(self, ax, run, X, y):
+            W = np.column_stack([run.history.w, run.history.b])  # augmented (w, b)
+            self.inner = W @ self.u
+            self.sq = (W ** 2).sum(1)
+            self.a = P.draw_loss_curve(ax, self.inner, label="<u, w_t>")
+            self.b = P.draw_loss_curve(ax, self.sq, label="||w_t||^2")
+            return [self.a.cursor, self.a.dot, self.b.dot]
+
+        def update(self, k):
+            return self.a.set_cursor(k) + self.b.set_cursor(k)[1:]
+
+    panel = Claims([1.0, -2.0, 0.4])
+    p = StepThrough(run, X, y, panels=[panel])
+    p.seek(5)
+    assert panel.a.dot.get_xydata()[0, 1] == pytest.approx(panel.inner[5])
+    assert panel.b.dot.get_xydata()[0, 1] == pytest.approx(np.sum(run.history.w[5] ** 2) + run.history.b[5] ** 2)
+
+
+def test_thirty_players_no_figure_warning():
+    import matplotlib.pyplot as plt
+
+    run = fit_perceptron(TINY_X, TINY_Y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        players = [StepThrough(run, TINY_X, TINY_Y) for _ in range(30)]
+        for p in players:
+            p.next()
+    assert plt.get_fignums() == []
+    for p in players:
+        p.close()
+
+
+def test_display_bundle_is_the_widget_with_stable_text(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    bundle = p._repr_mimebundle_()
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == p.widget.model_id
+    assert bundle["text/plain"] == f"<StepThrough: online run, {run.mistakes} updates>"
+    assert "perceptron-stepthrough" in p.widget._dom_classes
+
+
+# --------------------------------------------------------------------------- panels
+
+
+def test_loss_panel_cursor_and_validation(blobs):
+    run, X, y = blobs
+    vals = perceptron_loss(run, X, y)
+    panel = LossPanel(vals, "perceptron loss", ylabel="L")
+    p = StepThrough(run, X, y, panels=[panel])
+    for k in (0, 4, p.K):
+        p.seek(k)
+        np.testing.assert_array_equal(panel.curve.dot.get_xydata(), [[k, vals[k]]])
+        np.testing.assert_array_equal(panel.curve.cursor.get_xdata(), [k, k])
+    with pytest.raises(ValueError, match="one value per state"):
+        StepThrough(run, X, y, panels=[LossPanel(vals[:-1])])
+    p2 = StepThrough(run, X, y, panels=[LossPanel(np.arange(run.mistakes + 1) + 1.0, "mistakes", logy=True)])
+    p2.seek(2)
+
+
+def test_lifted_panel_plane_and_ring(lifted):
+    run, Z, y = lifted
+    panel = LiftedPanel()
+    p = StepThrough(run, Z, y, panels=[panel])
+    dp = p.panels[0]
+    assert dp.mode == "lifted" and not dp.w_arrow.get_visible()
+    frames = set()
+    for k in range(p.K + 1):
+        p.seek(k)
+        st = p.state
+        poly = panel.art.polygon
+        if panel.art.plane.get_visible():
+            assert np.allclose(poly @ st.w + st.b, 0, atol=1e-9)  # the plane drawn is the state's plane
+        if k:
+            xs, ys, zs = panel.ring.get_data_3d()
+            np.testing.assert_allclose([xs[0], ys[0], zs[0]], Z[st.i])
+            np.testing.assert_array_equal(dp.ring.get_xydata(), [Z[st.i, :2]])
+        circle = dp.boundary.get_xydata()  # in the plane: the circle w3 (x^2+y^2) + w1 x + w2 y + b = 0
+        if len(circle):
+            q = np.column_stack([circle, (circle ** 2).sum(1)])
+            assert np.allclose(q @ st.w + st.b, 0, atol=1e-7)
+        frames.add(p.frame_png())
+    assert len(frames) == p.K + 1
+    blitted = p.frame_png()
+    p._render(p.k, full=True)
+    assert p.frame_png() == blitted  # the 3-D blit equals a full draw
+    with pytest.raises(ValueError, match="LiftedPanel"):
+        run2 = fit_perceptron(TINY_X, TINY_Y)
+        StepThrough(run2, TINY_X, TINY_Y, panels=[LiftedPanel()])
+
+
+def test_data_panel_augmented_and_bad_dims():
+    Xa = np.array([[1, 2, 1], [1, -1, -2]], float)  # bias absorbed as a leading 1
+    run = fit_perceptron(Xa, TINY_Y, fit_bias=False)
+    p = StepThrough(run, Xa, TINY_Y)
+    dp = p.panels[0]
+    assert dp.mode == "augmented"
+    p.next()
+    w = run.history.w[1]
+    seg = dp.boundary.get_xydata()
+    assert np.allclose(seg @ w[1:] + w[0], 0)
+    np.testing.assert_array_equal(dp.ring.get_xydata(), [[2, 1]])
+    with pytest.raises(ValueError, match="2-D data"):
+        X4 = np.random.default_rng(0).normal(size=(5, 4))
+        StepThrough(fit_perceptron(X4, [1, -1, 1, -1, 1]), X4, [1, -1, 1, -1, 1])
+
+
+def test_homogeneous_run_arrows_from_origin():
+    X = np.array([[1.0, 2.0], [2.0, -1.0], [-1.5, -1.0]])
+    yy = np.array([1, 1, -1])
+    run = fit_perceptron(X, yy, fit_bias=False)
+    p = StepThrough(run, X, yy, data_panel=DataPanel(arrow_scale=1.0))
+    for k in range(1, p.K + 1):
+        p.seek(k)
+        np.testing.assert_allclose(p.panels[0].w_arrow.start, [0, 0])
+        check_data_panel(p)
+    xl, yl = p.panels[0].ax.get_xlim(), p.panels[0].ax.get_ylim()
+    assert xl[0] < 0 < xl[1] and yl[0] < 0 < yl[1]  # the origin is in view
+
+
+def test_options_hide_parts(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, data_panel=DataPanel(show_mistakes=False, show_previous=False, show_arrows=False,
+                                                     legend=False))
+    p.seek(3)
+    dp = p.panels[0]
+    assert len(dp.mistakes.get_xydata()) == 0 and len(dp.prev_line.get_xydata()) == 0
+    assert not dp.w_arrow.get_visible() and dp.ax.get_legend() is None
+
+
+# --------------------------------------------------------------------------- style and static fallback
+
+
+def test_player_uses_style(blobs, monkeypatch):
+    run, X, y = blobs
+    monkeypatch.setattr(S, "_active", None)
+    monkeypatch.delenv("COURSE_STYLE", raising=False)
+    nb = StepThrough(run, X, y)
+    lec = StepThrough(run, X, y, style="lecture")
+    assert nb.style is S.NOTEBOOK and lec.style is S.LECTURE
+    w_nb, _ = Image.open(io.BytesIO(nb.frame_png())).size
+    w_lec, _ = Image.open(io.BytesIO(lec.frame_png())).size
+    assert w_lec > w_nb
+    ax_nb, ax_lec = nb.panels[0].ax, lec.panels[0].ax
+    assert ax_lec.title.get_fontsize() > ax_nb.title.get_fontsize()
+    assert ax_lec.xaxis.get_major_ticks()[0].label1.get_fontsize() >= 18
+    assert nb.panels[0].boundary.get_linewidth() < lec.panels[0].boundary.get_linewidth()
+    with S.context("lecture"):
+        assert StepThrough(run, X, y).style is S.LECTURE  # default: the current preset
+    rc_before = dict(matplotlib.rcParams)
+    lec.seek(4)
+    assert dict(matplotlib.rcParams) == rc_before
+
+
+def test_to_html_small_and_quiet(blobs, capfd, caplog):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)], style="lecture")
+    p.seek(5)
+    before = p.frame_png()
+    with warnings.catch_warnings(), caplog.at_level(logging.WARNING, logger="matplotlib"):
+        warnings.simplefilter("error")
+        anim = p.to_html(max_frames=30, dpi=60)
+    out, err = capfd.readouterr()
+    assert err == "" and out == "" and caplog.records == []
+    assert anim.nbytes < 2_000_000 and anim.nbytes == len(anim._repr_html_().encode())
+    html = anim._repr_html_()
+    assert "<script" in html and "Animation" in html and html.count("data:image/png;base64") == len(anim.frames)
+    assert anim.frames[0] == 0 and anim.frames[-1] == p.K and len(anim.frames) <= 30
+    assert p.k == 5 and p.frame_png() == before  # the player is as it was
+    p.next()
+    check_data_panel(p)
+    assert "frames" in repr(anim)
+
+
+def test_to_html_subsamples_long_runs():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = np.where(X @ [1.0, 2.0] + 0.3 > 0, 1, -1)
+    run = fit_perceptron(X, y)
+    assert run.mistakes > 100
+    p = StepThrough(run, X, y)
+    anim = p.to_html(max_frames=500, dpi=100, max_bytes=1_000_000)
+    assert anim.nbytes <= 1_000_000
+    assert 2 <= len(anim.frames) < 60 and anim.frames[-1] == run.mistakes
