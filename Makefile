@@ -64,8 +64,8 @@ test: venv
 	    *) echo "FAILED (pytest exit code $$1)" ;; \
 	  esac; }; \
 	unit=0; nb=0; \
-	echo "==> unit tests: pytest tests"; \
-	MPLBACKEND=Agg $(PYTHON) -m pytest tests || unit=$$?; \
+	echo "==> unit tests and docstring examples: pytest tests perceptron_lib --doctest-modules"; \
+	MPLBACKEND=Agg $(PYTHON) -m pytest tests perceptron_lib --doctest-modules || unit=$$?; \
 	echo "==> notebooks: pytest --nbval notebooks"; \
 	env -u MPLBACKEND $(PYTHON) -m pytest --nbval notebooks --nbval-sanitize-with $(SANITIZE) || nb=$$?; \
 	echo "==> make test summary: unit tests $$(describe $$unit); notebooks $$(describe $$nb)"; \

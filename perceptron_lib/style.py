@@ -64,6 +64,7 @@ __all__ = [
     "context",
     "class_style",
     "style_axes",
+    "subplots",
 ]
 
 #: The eight colours of Okabe & Ito (2008), "Color Universal Design".
@@ -290,3 +291,50 @@ def style_axes(ax, style=None, *, grid: bool = True) -> None:
     if grid and zaxis is None:
         ax.grid(True, color="#DDDDDD", linewidth=s.thin_width * 0.6, zorder=0)
         ax.set_axisbelow(True)
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, style=None, figsize=None, projection=None, **kwargs):
+    """A pyplot figure and axes sized and styled by a preset; shown inline like any pyplot figure.
+
+    The notebooks' static figures come from here, so one `use("lecture")` at the top of a
+    notebook enlarges them too. Text sizes are set inside ``rc_context`` while the axes are
+    made, then `style_axes` is applied; rcParams are restored on return.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        The grid of panels; each panel gets the preset's ``panel_size``.
+    style : None, str or Style
+        None is `current()`.
+    figsize : (float, float), optional
+        Overrides the preset's size.
+    projection : None or "3d"
+        For every axes.
+    **kwargs
+        Passed to ``pyplot.subplots``.
+
+    Returns
+    -------
+    fig, axes
+        As ``pyplot.subplots`` returns them (one Axes, or an array).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> fig, (ax1, ax2) = subplots(1, 2, style="lecture")
+    >>> ax1.xaxis.label.get_fontsize() == LECTURE.label_size
+    True
+    """
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    s = get(style)
+    kwargs.setdefault("layout", "constrained")
+    if projection is not None:
+        kwargs["subplot_kw"] = {**kwargs.get("subplot_kw", {}), "projection": projection}
+    with mpl.rc_context(s.rc()):
+        fig, axes = plt.subplots(nrows, ncols, figsize=figsize or s.figsize(ncols, nrows), dpi=s.dpi, **kwargs)
+    for ax in fig.axes:
+        style_axes(ax, s)
+    return fig, axes

@@ -82,7 +82,7 @@ from . import style as _style
 from ._validation import check_X_y
 from .perceptron import is_mistake
 
-__all__ = ["StepThrough", "DataPanel", "LossPanel", "LiftedPanel", "AnimationHTML", "SPEEDS"]
+__all__ = ["StepThrough", "LiveFigure", "DataPanel", "LossPanel", "LiftedPanel", "AnimationHTML", "SPEEDS"]
 
 #: Speed choices of the player: (label, interval between steps in ms).
 SPEEDS = (("0.5/s", 2000), ("1/s", 1000), ("2/s", 500), ("4/s", 250), ("10/s", 100), ("20/s", 50))
@@ -966,3 +966,123 @@ class StepThrough:
             self._scene = self._build(self._run, self._X, self._y, self._dpi)  # draw the panels back on ours
             self._render(self.k)
         return AnimationHTML(html, frames, dpi)
+
+
+# --------------------------------------------------------------------------- live figures
+
+
+class LiveFigure:
+    """A figure built once and shown as an image, with controls that move its artists.
+
+    For the notebooks' interactive pictures that are not a replay of a run: a slider for a
+    margin m, sliders for (w, b) with linked views, a view angle. Draw the static picture
+    once on ``live.axes`` and keep the artists; then `bind` a function that moves them for the
+    controls' current values. Each change redraws the Agg canvas into an ``ipywidgets.Image``
+    (about 20-40 ms; no ``Output`` capture, so strict nbval passes).
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        Grid of axes, each of the preset's panel size.
+    style : None, str or Style
+        Preset (None: `perceptron_lib.style.current()`).
+    projection : None or "3d", or a sequence with one entry per axes
+    figsize : (float, float), optional
+
+    Examples
+    --------
+    >>> import ipywidgets as widgets
+    >>> live = LiveFigure()
+    >>> (line,) = live.axes[0].plot([0, 1], [0, 0])
+    >>> def show(slope):
+    ...     line.set_ydata([0, slope])
+    ...     return f"slope = {slope:.1f}"
+    >>> live.bind(show, slope=widgets.FloatSlider(value=1.0, min=-2, max=2))
+    >>> live.set(slope=2.0)
+    >>> live.text
+    'slope = 2.0'
+    """
+
+    def __init__(self, nrows=1, ncols=1, *, style=None, projection=None, figsize=None, dpi=None):
+        self._style = _style.get(style)
+        n = nrows * ncols
+        projections = list(projection) if isinstance(projection, (list, tuple)) else [projection] * n
+        if len(projections) != n:
+            raise ValueError(f"projection needs one entry per axes ({n}); got {len(projections)}.")
+        with mpl.rc_context(self._style.rc()), _style.context(self._style):
+            self.fig = Figure(figsize=figsize or self._style.figsize(ncols, nrows), dpi=dpi or self._style.dpi,
+                              layout="constrained")
+            self.canvas = FigureCanvasAgg(self.fig)
+            self.axes = [self.fig.add_subplot(nrows, ncols, j + 1, projection=p) for j, p in enumerate(projections)]
+        for ax in self.axes:
+            _style.style_axes(ax, self._style)
+        self._image = widgets.Image(format="png")
+        self._readout = widgets.HTML()
+        self._controls: dict = {}
+        self._fn = None
+        self.text = ""
+        self.widget = widgets.VBox([self._image, self._readout])
+        self.widget.add_class("perceptron-livefigure")
+
+    @property
+    def style(self):
+        return self._style
+
+    def bind(self, fn, **controls) -> None:
+        """Call ``fn(**values)`` now and whenever a control changes, then redraw.
+
+        `fn` moves artists; if it returns a string, that string is shown under the figure
+        (HTML allowed) and kept in `text`.
+        """
+        self._fn = fn
+        self._controls = dict(controls)
+        for c in self._controls.values():
+            c.observe(self._changed, names="value")
+        box = widgets.HBox(list(self._controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
+        self.widget.children = (box, self._image, self._readout)
+        self.update()
+
+    def _changed(self, _change):
+        self.update()
+
+    def set(self, **values) -> None:
+        """Set controls by name, as a student would by dragging them (for scripts and tests)."""
+        for name, v in values.items():
+            if name not in self._controls:
+                raise KeyError(f"no control named {name!r}; the controls are {sorted(self._controls)}.")
+            self._controls[name].value = v
+
+    @property
+    def values(self) -> dict:
+        return {name: c.value for name, c in self._controls.items()}
+
+    def update(self) -> None:
+        """Apply the bound function to the current values and redraw."""
+        if self._fn is not None:
+            with mpl.rc_context(self._style.rc()), _style.context(self._style):
+                out = self._fn(**self.values)
+            if isinstance(out, str):
+                self.text = out
+                self._readout.value = out
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw the whole canvas into the image."""
+        self.canvas.draw()
+        self._image.value = _png_rgb(np.asarray(self.canvas.buffer_rgba()))
+
+    def frame_png(self) -> bytes:
+        """The current picture as PNG bytes."""
+        return bytes(self._image.value)
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        data = dict(data or {})
+        data["text/plain"] = repr(self)
+        return data
+
+    def __repr__(self):
+        names = ", ".join(self._controls) or "no controls"
+        return f"<LiveFigure: {names}>"
