@@ -15,11 +15,14 @@ gets the sizes through `style_axes`.
 
 Selecting a preset
 ------------------
-* ``use("lecture")`` sets the preset for the rest of the session (this library only);
-* ``with context("lecture"): ...`` sets it for a block;
-* ``current()`` returns the active `Style`;
-* the environment variable ``COURSE_STYLE=lecture`` (or ``notebook``) picks the preset when
-  `use` has not been called; it is read when first needed, not at import.
+* ``use("lecture")`` sets the preset for the rest of the session (this library only); every
+  notebook's first cell calls ``use("notebook")``, the one switch a reader edits;
+* the environment variable ``COURSE_STYLE=lecture`` (or ``notebook``) switches a whole session
+  with no edits: when set, it takes precedence over `use`, so an instructor who starts
+  ``COURSE_STYLE=lecture make lab`` gets every notebook in the lecture preset. It is read when
+  needed, not at import;
+* ``with context("lecture"): ...`` sets it for a block (precedence over both);
+* ``current()`` returns the active `Style`.
 
 Colours
 -------
@@ -207,7 +210,8 @@ LECTURE = Style(
 
 PRESETS = {"notebook": NOTEBOOK, "lecture": LECTURE}
 
-_active: Style | None = None  # None: not chosen yet, fall back to COURSE_STYLE / notebook
+_active: Style | None = None  # set by use(): None means not chosen, i.e. notebook
+_block: Style | None = None  # set by context() for the duration of a with-block
 
 
 def get(style=None) -> Style:
@@ -225,25 +229,26 @@ def get(style=None) -> Style:
 
 
 def current() -> Style:
-    """The active preset: the last `use` (or enclosing `context`), else ``$COURSE_STYLE``, else notebook."""
-    if _active is not None:
-        return _active
+    """The active preset: an enclosing `context`, else ``$COURSE_STYLE``, else the last `use`, else notebook."""
+    if _block is not None:
+        return _block
     env = os.environ.get(ENV_VAR, "").strip()
-    if not env:
-        return NOTEBOOK
-    try:
-        return get(env)
-    except ValueError:
-        raise ValueError(
-            f"environment variable {ENV_VAR}={env!r} names no preset; set it to one of {sorted(PRESETS)}."
-        ) from None
+    if env:
+        try:
+            return get(env)
+        except ValueError:
+            raise ValueError(
+                f"environment variable {ENV_VAR}={env!r} names no preset; set it to one of {sorted(PRESETS)}."
+            ) from None
+    return _active if _active is not None else NOTEBOOK
 
 
 def use(style) -> Style:
-    """Make `style` (a name or a `Style`) the default for this library's figures; returns it.
+    """Make `style` (a name or a `Style`) the default for this library's figures; returns the active one.
 
     Only this library's figures change: no rcParams are written. ``use(None)`` goes back to
-    the default (``$COURSE_STYLE`` or notebook).
+    notebook. When ``$COURSE_STYLE`` is set, it wins over `use` (see the module docstring), and
+    the returned `Style` says which preset is in force.
     """
     global _active
     _active = None if style is None else get(style)
@@ -253,13 +258,13 @@ def use(style) -> Style:
 @contextlib.contextmanager
 def context(style):
     """``with context("lecture"):`` use a preset for a block, then restore the previous one."""
-    global _active
-    before = _active
-    _active = get(style)
+    global _block
+    before = _block
+    _block = get(style)
     try:
-        yield _active
+        yield _block
     finally:
-        _active = before
+        _block = before
 
 
 def class_style(label: int, style=None) -> dict:

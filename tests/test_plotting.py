@@ -64,9 +64,12 @@ def test_env_var_picks_default_preset():
     assert run_py(code) == "notebook"
     assert run_py(code, {"COURSE_STYLE": "lecture"}) == "lecture"
     assert run_py(code, {"COURSE_STYLE": " Lecture "}) == "lecture"
-    # use() wins over the environment
-    assert run_py("from perceptron_lib import style; style.use('notebook'); print(style.current().name)",
-                  {"COURSE_STYLE": "lecture"}) == "notebook"
+    # The environment wins over the notebooks' own use("notebook"): one variable switches a session.
+    code_use = "from perceptron_lib import style; style.use('notebook'); print(style.current().name)"
+    assert run_py(code_use, {"COURSE_STYLE": "lecture"}) == "lecture"
+    assert run_py(code_use) == "notebook"
+    code_ctx = "from perceptron_lib import style\nwith style.context('notebook'): print(style.current().name)"
+    assert run_py(code_ctx, {"COURSE_STYLE": "lecture"}) == "notebook"
 
 
 def test_env_var_bad_value_says_what_to_do(monkeypatch):
