@@ -82,7 +82,10 @@ from . import style as _style
 from ._validation import check_X_y
 from .perceptron import is_mistake
 
-__all__ = ["StepThrough", "LiveFigure", "DataPanel", "LossPanel", "LiftedPanel", "AnimationHTML", "SPEEDS"]
+__all__ = [
+    "StepThrough", "LiveFigure", "DataPanel", "LossPanel", "LiftedPanel", "AnimationHTML", "Folded", "fold",
+    "NO_KERNEL_SUMMARY", "SPEEDS",
+]
 
 #: Speed choices of the player: (label, interval between steps in ms).
 SPEEDS = (("0.5/s", 2000), ("1/s", 1000), ("2/s", 500), ("4/s", 250), ("10/s", 100), ("20/s", 50))
@@ -440,6 +443,48 @@ class AnimationHTML:
 
     def __repr__(self):
         return f"<AnimationHTML: {len(self.frames)} frames, {self.nbytes / 1e6:.2f} MB>"
+
+
+NO_KERNEL_SUMMARY = "No kernel? Step through the recorded run"
+
+
+class Folded:
+    """Static animations folded into a closed ``<details>`` block.
+
+    The notebooks place one after each live player: a reader without a kernel (an exported
+    page, a notebook viewer, the slides) opens it and steps through the recorded run, while a
+    student with a kernel, who has the live player, is not shown the same thing twice.
+    """
+
+    def __init__(self, summary: str, parts):
+        self.summary = str(summary)
+        self.parts = [p if isinstance(p, tuple) else ("", p) for p in parts]
+        for _title, anim in self.parts:
+            if not hasattr(anim, "_repr_html_"):
+                raise TypeError(f"fold needs animations from StepThrough.to_html(); got {type(anim).__name__}.")
+
+    @property
+    def nbytes(self) -> int:
+        return len(self._repr_html_().encode("utf-8"))
+
+    def _repr_html_(self):
+        body = "".join((f"<h4>{_html.escape(t)}</h4>" if t else "") + a._repr_html_() for t, a in self.parts)
+        return f"<details><summary>{_html.escape(self.summary)}</summary>{body}</details>"
+
+    def __repr__(self):
+        return f"<Folded: {len(self.parts)} animation(s) under {self.summary!r}>"
+
+
+def fold(summary: str, *parts) -> Folded:
+    """Fold animations (``player.to_html()``, or ``(title, animation)`` pairs) under `summary`.
+
+    Examples
+    --------
+    >>> anim = AnimationHTML("<div>frames</div>", [0, 1], 72)
+    >>> fold("No kernel?", ("run A", anim))._repr_html_()
+    '<details><summary>No kernel?</summary><h4>run A</h4><div>frames</div></details>'
+    """
+    return Folded(summary, parts)
 
 
 # --------------------------------------------------------------------------- the player
@@ -966,6 +1011,10 @@ class StepThrough:
             self._scene = self._build(self._run, self._X, self._y, self._dpi)  # draw the panels back on ours
             self._render(self.k)
         return AnimationHTML(html, frames, dpi)
+
+    def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html) -> Folded:
+        """This player's static animation (`to_html`), folded under `summary`: the cell after a player."""
+        return fold(summary, self.to_html(**to_html))
 
 
 # --------------------------------------------------------------------------- live figures

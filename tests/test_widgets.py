@@ -575,3 +575,16 @@ def test_to_html_subsamples_long_runs():
     anim = p.to_html(max_frames=500, dpi=100, max_bytes=1_000_000)
     assert anim.nbytes <= 1_000_000
     assert 2 <= len(anim.frames) < 60 and anim.frames[-1] == run.mistakes
+
+
+def test_fallback_is_folded_and_fold_rejects_non_animations():
+    from perceptron_lib import fit_perceptron
+    from perceptron_lib.widgets import NO_KERNEL_SUMMARY, StepThrough, fold
+
+    p = StepThrough(fit_perceptron([[2, 1], [-1, -2], [1, 3]], [1, -1, 1]), [[2, 1], [-1, -2], [1, 3]], [1, -1, 1])
+    folded = p.fallback(max_frames=2, dpi=30)
+    html = folded._repr_html_()
+    assert html.startswith(f"<details><summary>{NO_KERNEL_SUMMARY}</summary>") and "<script" in html
+    assert html.endswith("</details>") and folded.nbytes < 2_000_000
+    with pytest.raises(TypeError, match="StepThrough.to_html"):
+        fold("x", "not an animation")

@@ -1,0 +1,123 @@
+"""Lesson 03's pictures: the epoch panel in a player, one update before/after, several runs, digit weights."""
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from perceptron_lib import analysis as A
+from perceptron_lib import data, fit_perceptron
+from perceptron_lib.panels import updates as U
+from perceptron_lib.widgets import StepThrough
+
+
+@pytest.fixture(scope="module")
+def cycling():
+    X, y = data.no_origin_separator()
+    return fit_perceptron(X, y, fit_bias=False), X, y
+
+
+@pytest.fixture(scope="module")
+def forty():
+    X, y = data.separable(40, margin=0.1, bias=True, seed=3)
+    return fit_perceptron(X, y), X, y
+
+
+def heights(panel):
+    return [int(b.get_height()) for b in panel.bars.patches]
+
+
+def test_epoch_panel_grows_with_the_player(cycling):
+    run, X, y = cycling
+    p = StepThrough(run, X, y, panels=[U.EpochPanel()])
+    panel = p.panels[1]
+    mpe = run.mistakes_per_epoch.tolist()
+    err = A.errors_after_epoch(run, X, y)
+    p.seek(0)
+    assert heights(panel) == [0] * run.epochs and len(panel.line.get_xdata()) == 0
+    ends = A.epoch_ends(run)
+    k = int(ends[2]) + 1  # the first update of epoch 3
+    p.seek(k)
+    assert heights(panel) == mpe[:2] + [1] + [0] * (run.epochs - 3)
+    assert panel.line.get_xdata().tolist() == [1, 2]
+    assert panel.line.get_ydata().tolist() == err[:2].tolist()
+    assert panel.cursor.get_xdata()[0] == 3
+    p.seek(p.K)
+    assert heights(panel) == mpe and panel.line.get_ydata().tolist() == err.tolist()
+    assert min(heights(panel)) > 0  # a cycling run: no epoch without an update
+    assert p.frame_png()[:4] == b"\x89PNG"
+
+
+def test_epoch_panel_follows_set_run(cycling, forty):
+    run, X, y = cycling
+    p = StepThrough(run, X, y, panels=[U.EpochPanel()])
+    run2, X2, y2 = forty
+    p.set_run(run2, X2, y2)
+    p.seek(p.K)
+    assert heights(p.panels[1]) == run2.mistakes_per_epoch.tolist()
+    assert p.panels[1].line.get_ydata()[-1] == 0
+
+
+def test_draw_epoch_curves(forty):
+    run, X, y = forty
+    fig = Figure()
+    ax = fig.add_subplot()
+    panel = U.draw_epoch_curves(ax, run, X, y)
+    assert heights(panel) == run.mistakes_per_epoch.tolist()
+    assert panel.line.get_ydata().tolist() == A.errors_after_epoch(run, X, y).tolist()
+    assert not panel.cursor.get_visible()
+    fig.canvas.draw()
+
+
+def test_draw_update(forty):
+    run, X, y = forty
+    fig = Figure(figsize=(10, 4.6))
+    axes = fig.subplots(1, 2)
+    e = U.draw_update(axes, run, X, y, 3)
+    assert e.k == 3 and len(e.broke) > 0
+    assert axes[0].get_title().startswith("before update 3") and axes[1].get_title().startswith("after update 3")
+    labels = [t.get_text() for t in axes[1].get_legend().get_texts()]
+    assert "broken by this update" in labels
+    # the boundaries drawn are the states k - 1 and k
+    for ax, st in ((axes[0], run.history[2]), (axes[1], run.history[3])):
+        fig.canvas.draw()
+        lines = [ln for ln in ax.lines if ln.get_label() == "_boundary" and ln.get_linestyle() == "-"]
+        seg = lines[0].get_xydata()
+        assert np.allclose(seg @ st.w + st.b, 0, atol=1e-9)
+    with pytest.raises(ValueError):
+        U.draw_update(axes, run, X, y, 0)
+
+
+def test_draw_final_boundaries_and_weights(forty):
+    run, X, y = forty
+    runs = [fit_perceptron(X, y, order="random", rng=s) for s in range(3)]
+    fig = Figure()
+    ax = fig.add_subplot()
+    lines = U.draw_final_boundaries(ax, X, y, runs, title="three orders")
+    assert len(lines) == 3
+    for ln, r in zip(lines, runs, strict=True):
+        assert np.allclose(ln.get_xydata() @ r.w + r.b, 0, atol=1e-9)
+    Xd, yd = data.digits((0, 1))
+    rd = fit_perceptron(Xd, yd)
+    fig = Figure()
+    ax = fig.add_subplot()
+    im = U.draw_weight_image(ax, rd.w, title="0 vs 1")
+    assert im.get_array().shape == (8, 8)
+    lo, hi = im.get_clim()
+    assert lo == -hi == -np.abs(rd.w).max()  # centred at 0
+    assert im.get_cmap().name == "PuOr"
+    fig.canvas.draw()
+
+
+def test_display_helpers(forty):
+    import ipywidgets as widgets
+
+    run, X, y = forty
+    p = StepThrough(run, X, y)
+    c = U.with_controls(p, widgets.Dropdown(options=["a"], description="data"), widgets.FloatSlider(description="η"))
+    assert repr(c) == "<<StepThrough: online run, 15 updates> with controls: data, η>"
+    bundle = c._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(c) and "application/vnd.jupyter.widget-view+json" in bundle
+    fb = U.collapsed(p, max_frames=4, dpi=40)
+    html = fb._repr_html_()
+    assert html.startswith('<details class="perceptron-fallback"><summary>No kernel?') and html.endswith("</details>")
+    assert "<script" in html and repr(fb) == "<No kernel? Step through the recorded run (4 frames)>"
