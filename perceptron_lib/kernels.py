@@ -8,6 +8,9 @@ perceptron work in the lifted space without ever forming phi.
 
 from __future__ import annotations
 
+import contextlib
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,12 +23,16 @@ __all__ = [
     "KERNELS",
     "BoundaryCurve",
     "DualRun",
+    "GramCost",
     "circle_from_plane",
     "fit_kernel_perceptron",
+    "gram_costs",
     "lift",
     "lift_kernel",
     "linear_kernel",
+    "n_polynomial_features",
     "polynomial_kernel",
+    "polynomial_lift",
     "quadratic_lift",
     "rbf_kernel",
 ]
@@ -474,3 +481,145 @@ def circle_from_plane(w, b) -> BoundaryCurve:
     if r2 == 0:
         return BoundaryCurve("point", center, 0.0, None, inside)
     return BoundaryCurve("circle", center, float(np.sqrt(r2)), None, inside)
+
+
+# --------------------------------------------------------------------------- explicit lift or kernel: the cost
+
+
+def polynomial_lift(X) -> np.ndarray:
+    """The explicit features of ``polynomial_kernel(degree=2, c=1)``, for points in any dimension d.
+
+    ``phi(x) = (1, sqrt(2) x_1, ..., sqrt(2) x_d, x_1^2, ..., x_d^2, sqrt(2) x_i x_j for i < j)``,
+    so that ``<phi(p), phi(q)> = (<p, q> + 1)^2``. That is ``(d + 1)(d + 2) / 2`` features
+    (see `n_polynomial_features`): the explicit lift grows like d^2, while the kernel costs
+    one inner product, O(d), per pair.
+
+    Parameters
+    ----------
+    X : array-like, shape (n, d)
+
+    Returns
+    -------
+    ndarray, shape (n, (d + 1)(d + 2) / 2)
+
+    Examples
+    --------
+    >>> F = polynomial_lift([[1, 2], [3, -1]])
+    >>> F.shape, round(float(F[0] @ F[1]), 9), float(polynomial_kernel([[1, 2]], [[3, -1]])[0, 0])
+    ((2, 6), 4.0, 4.0)
+    """
+    X = check_X(X)
+    n, d = X.shape
+    i, j = np.triu_indices(d, k=1)
+    r2 = np.sqrt(2.0)
+    return np.hstack([np.ones((n, 1)), r2 * X, X * X, r2 * X[:, i] * X[:, j]])
+
+
+def n_polynomial_features(d: int, degree: int = 2) -> int:
+    """Number of monomials of degree at most `degree` in d variables: ``C(d + degree, degree)``.
+
+    It is the length of the explicit feature map of ``polynomial_kernel(degree=degree, c > 0)``
+    (for degree 2, the length of `polynomial_lift`).
+
+    Examples
+    --------
+    >>> [n_polynomial_features(d) for d in (2, 10, 100)]
+    [6, 66, 5151]
+    """
+    d = check_positive_int(d, name="d")
+    degree = check_positive_int(degree, name="degree")
+    return math.comb(d + degree, degree)
+
+
+@dataclass(frozen=True)
+class GramCost:
+    """One row of `gram_costs`: the Gram matrix of n points in d dimensions, computed two ways.
+
+    Attributes
+    ----------
+    d : int
+        Dimension of the points.
+    features : int
+        Length of the explicit degree-2 lift, ``(d + 1)(d + 2) / 2``.
+    explicit_s : float
+        Seconds to lift the points and take all inner products of the lifted points (best of
+        `repeat`).
+    kernel_s : float
+        Seconds for ``(<p, q> + 1)^2`` on all pairs (best of `repeat`).
+    max_rel_diff : float
+        Largest difference between the two Gram matrices, relative to the largest entry.
+    """
+
+    d: int
+    features: int
+    explicit_s: float
+    kernel_s: float
+    max_rel_diff: float
+
+    @property
+    def ratio(self) -> float:
+        """How many times slower the explicit lift was."""
+        return self.explicit_s / self.kernel_s if self.kernel_s > 0 else math.inf
+
+
+def _best_time(fn, repeat: int):
+    out = fn()  # warm-up: the first call pays for caches and thread start-up
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def gram_costs(ds=(10, 40, 160), *, n: int = 200, seed=0, repeat: int = 5) -> list:
+    """Time the Gram matrix of n random points through `polynomial_lift` and through the kernel.
+
+    For each d, draws n points from a standard normal (seeded), then computes the n x n Gram
+    matrix twice: as ``polynomial_lift(X) @ polynomial_lift(X).T`` (forming all O(d^2)
+    features), and as ``polynomial_kernel(X, X, degree=2, c=1)`` (one inner product per pair).
+    The two matrices agree to rounding (``max_rel_diff``). The times depend on the machine and
+    vary from run to run: print them, never test them.
+
+    Parameters
+    ----------
+    ds : sequence of int >= 1
+    n : int >= 1
+    seed : int or numpy.random.Generator
+    repeat : int >= 1
+        Each time is the best of this many runs, after one warm-up run.
+
+    Returns
+    -------
+    list of GramCost
+
+    Examples
+    --------
+    >>> rows = gram_costs((3, 5), n=20)
+    >>> [(r.d, r.features) for r in rows], all(r.max_rel_diff < 1e-12 for r in rows)
+    ([(3, 10), (5, 21)], True)
+    """
+    n = check_positive_int(n, name="n")
+    repeat = check_positive_int(repeat, name="repeat")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    try:  # one BLAS thread: on a busy machine, thread start-up and contention would swamp small products
+        from threadpoolctl import threadpool_limits
+
+        limit = threadpool_limits(limits=1)
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        limit = contextlib.nullcontext()
+    with limit:
+        return [_gram_cost(check_positive_int(d, name="d"), n, rng, repeat) for d in ds]
+
+
+def _gram_cost(d, n, rng, repeat) -> GramCost:
+    X = rng.normal(size=(n, d))
+
+    def explicit():
+        F = polynomial_lift(X)
+        return F @ F.T
+
+    t_explicit, K1 = _best_time(explicit, repeat)
+    t_kernel, K2 = _best_time(lambda: polynomial_kernel(X, X, degree=2, c=1.0), repeat)
+    rel = float(np.abs(K1 - K2).max() / np.abs(K2).max())
+    return GramCost(d, n_polynomial_features(d), t_explicit, t_kernel, rel)

@@ -12,10 +12,13 @@ from perceptron_lib.data import circles, xor
 from perceptron_lib.kernels import (
     circle_from_plane,
     fit_kernel_perceptron,
+    gram_costs,
     lift,
     lift_kernel,
     linear_kernel,
+    n_polynomial_features,
     polynomial_kernel,
+    polynomial_lift,
     quadratic_lift,
     rbf_kernel,
 )
@@ -312,3 +315,32 @@ def test_bad_inputs_raise_clear_errors():
 def test_circle_beyond_float_range_is_refused():
     with pytest.raises(ValueError, match="overflows"):
         circle_from_plane([1.0, 1.0, 1e-310], 0.0)
+
+
+# --- explicit polynomial lift against the kernel, and the cost table ------------------------------
+
+
+@FAST
+@given(point_sets())
+def test_polynomial_lift_is_the_feature_map_of_the_degree_2_kernel(PQ):
+    P, Q = PQ
+    FP, FQ = polynomial_lift(P), polynomial_lift(Q)
+    assert FP.shape == (len(P), n_polynomial_features(P.shape[1]))
+    np.testing.assert_allclose(FP @ FQ.T, polynomial_kernel(P, Q, degree=2, c=1.0), rtol=1e-10, atol=1e-8)
+
+
+def test_n_polynomial_features_counts_monomials():
+    assert [n_polynomial_features(d) for d in (1, 2, 3, 10, 1000)] == [3, 6, 10, 66, 501501]
+    assert n_polynomial_features(2, degree=3) == 10  # 1, x, y, x^2, xy, y^2, x^3, x^2y, xy^2, y^3
+    with pytest.raises(ValueError, match="d must be a whole number >= 1"):
+        n_polynomial_features(0)
+
+
+def test_gram_costs_rows_agree_and_are_positive():
+    rows = gram_costs((2, 7), n=15, seed=np.random.default_rng(1), repeat=2)
+    assert [(r.d, r.features) for r in rows] == [(2, 6), (7, 36)]
+    for r in rows:
+        assert r.explicit_s > 0 and r.kernel_s > 0 and r.ratio > 0
+        assert r.max_rel_diff < 1e-12
+    with pytest.raises(ValueError, match="repeat must be a whole number >= 1"):
+        gram_costs((2,), repeat=0)

@@ -1,0 +1,182 @@
+"""Checks for the exercises of lesson 05 (kernel lifting).
+
+    >>> from perceptron_lib.exercises import nb05
+    >>> nb05.check_circle(...)
+    5.1: not attempted yet. Replace the ... with your answer and run the cell again.
+
+Every check recomputes the right answer with the library and never raises on a wrong or
+malformed answer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import data, kernels, margins
+from ..perceptron import fit_perceptron
+from . import Verdict, attempted, graded, verdict
+
+__all__ = ["EXERCISE_1", "RING", "ring", "psi", "check_circle", "check_lift", "check_kernel"]
+
+#: Exercise 1: the learned plane (w, b) over the lift (x1, x2, x1^2 + x2^2).
+EXERCISE_1 = {"w": (2.0, -4.0, -1.0), "b": 5.0}
+
+#: Exercise 2: how the ring is made from concentric circles about the origin.
+RING = {"n": 80, "r_inner": 1.0, "r_outer": 2.0, "noise": 0.05, "seed": 7,
+        "stretch": (2.0, 0.7), "turn_degrees": 40.0, "center": (1.0, -0.5)}
+
+#: Epochs the perceptron gets on the student's features in exercise 2.
+MAX_EPOCHS = 500
+
+
+# --------------------------------------------------------------------------- exercise 1
+
+
+@graded("5.1", hint="write the score as w3 (x1^2 + x2^2) + w1 x1 + w2 x2 + b; the centre is "
+                    "(-w1 / (2 w3), -w2 / (2 w3)), the radius squared is |centre|^2 - b / w3, and with "
+                    "w3 < 0 the score is positive inside the circle.")
+def check_circle(answer):
+    """Exercise 1: (c1, c2, radius, label inside) of the circle of the plane EXERCISE_1."""
+    a = np.asarray(answer, dtype=float).ravel()
+    if a.shape != (4,):
+        raise ValueError(f"give four numbers (c1, c2, radius, label inside); got {a.size}")
+    curve = kernels.circle_from_plane(EXERCISE_1["w"], EXERCISE_1["b"])
+    ok = (np.allclose(a[:2], curve.center, atol=1e-3) and abs(a[2] - curve.radius) <= 1e-3
+          and a[3] == curve.inside)
+    return ok, (f"The circle has centre ({curve.center[0]:g}, {curve.center[1]:g}) and radius "
+                f"sqrt(10) = {curve.radius:.4f}; w3 < 0, so the inside is labelled +1.")
+
+
+# --------------------------------------------------------------------------- exercise 2
+
+
+def ring():
+    """The data of exercise 2: a disc inside a ring, stretched, turned and moved (see `RING`).
+
+    Returns
+    -------
+    X : ndarray, shape (80, 2)
+    y : ndarray, shape (80,)
+        +1 for the inner ellipse, -1 for the outer one.
+    """
+    X, y = data.circles(RING["n"], r_inner=RING["r_inner"], r_outer=RING["r_outer"], noise=RING["noise"],
+                        seed=RING["seed"])
+    t = np.deg2rad(RING["turn_degrees"])
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    A = turn @ np.diag(RING["stretch"])
+    return X @ A.T + np.asarray(RING["center"]), y
+
+
+_LIFT_HINT = ("the simple lift (x1, x2, x1^2 + x2^2) can only draw circles, and this ring is an ellipse that is "
+              "turned. Give the perceptron x1^2, x2^2 and x1*x2 as separate features (kernels.quadratic_lift does), "
+              "or undo the move, the turn and the stretch and take the squared distance from the centre.")
+
+
+def check_lift(lift_fn=...) -> Verdict:
+    """Exercise 2: does the perceptron converge on ``lift_fn(X)`` for the ring of `ring()`?
+
+    `lift_fn` takes X of shape (n, 2) and returns the features, shape (n, m) (or (n,) for one
+    feature). The check runs `fit_perceptron` for at most `MAX_EPOCHS` epochs on them.
+    """
+    ex = "5.2"
+    if not attempted(lift_fn):
+        return verdict(ex, lift_fn)
+    if not callable(lift_fn):
+        return Verdict(ex, "wrong", f"not quite: give a function my_lift(X), not a {type(lift_fn).__name__}. "
+                                    "Define it with def and pass its name, without brackets.")
+    X, y = ring()
+    try:
+        F = lift_fn(X.copy())
+    except Exception as exc:  # the student's function failed: explain, never raise
+        return Verdict(ex, "wrong", f"not quite: calling your function on the points failed "
+                                    f"({type(exc).__name__}: {exc}). It gets X of shape {X.shape}; X[:, 0] is x1.")
+    if not attempted(F):
+        return verdict(ex, F)
+    try:
+        F = np.asarray(F, dtype=float)
+    except (TypeError, ValueError) as exc:
+        return Verdict(ex, "wrong", f"not quite: your function must return numbers, an array of shape (n, m) "
+                                    f"({type(exc).__name__}: {exc}).")
+    if F.ndim == 1 and F.shape[0] == len(X):
+        F = F[:, None]
+    if F.ndim != 2 or F.shape[0] != len(X) or F.shape[1] < 1:
+        return Verdict(ex, "wrong", f"not quite: your function must return one row of features per point, shape "
+                                    f"({len(X)}, m); it returned shape {F.shape}. np.column_stack([...]) builds it.")
+    if F.shape[1] > 10_000:
+        return Verdict(ex, "wrong", f"not quite: {F.shape[1]} features is far more than this needs; a handful will do.")
+    if not np.all(np.isfinite(F)):
+        return Verdict(ex, "wrong", "not quite: your features contain NaN or inf; check for divisions by zero.")
+    run = fit_perceptron(F, y, max_epochs=MAX_EPOCHS)
+    m = F.shape[1]
+    feats = f"{m} feature" + ("" if m == 1 else "s")
+    if run.converged:
+        extra = (" One feature: you undid the stretch, the turn and the move." if m == 1 else
+                 " Can you do it with fewer? One feature is enough." if m > 2 else "")
+        return Verdict(ex, "correct", f"correct. On your {feats} the perceptron converged after {run.mistakes} "
+                                      f"mistakes in {run.epochs} epochs: a plane separates the lifted ring.{extra}")
+    separable = margins.is_separable(F, y).separable
+    why = ("no plane separates your lifted points (a linear program says so), so the perceptron can never stop"
+           if not separable else
+           "a plane does separate your lifted points, but with a tiny margin; scale your features so they "
+           "have similar sizes, or choose features that pull the classes further apart")
+    return Verdict(ex, "wrong", f"not quite: on your {feats} the perceptron still made "
+                                f"{int(run.mistakes_per_epoch[-1])} mistakes in epoch {run.epochs}: {why}. "
+                                f"Hint: {_LIFT_HINT}")
+
+
+# --------------------------------------------------------------------------- exercise 3
+
+
+def psi(x) -> np.ndarray:
+    """The lift of exercise 3: ``psi(x) = (x1, x2, x1^2, sqrt(2) x1 x2, x2^2)`` for one point or rows of points."""
+    x = np.asarray(x, dtype=float)
+    x1, x2 = x[..., 0], x[..., 1]
+    return np.stack([x1, x2, x1 * x1, np.sqrt(2.0) * x1 * x2, x2 * x2], axis=-1)
+
+
+def _pairs(m=25, seed=5):
+    rng = np.random.default_rng(seed)
+    return rng.normal(scale=1.5, size=(m, 2)), rng.normal(scale=1.5, size=(m, 2))
+
+
+def check_kernel(kernel_fn=...) -> Verdict:
+    """Exercise 3: is ``kernel_fn(p, q)`` equal to ``<psi(p), psi(q)>`` for points p, q in the plane?"""
+    ex = "5.3"
+    hint = ("multiply out <p, q>^2 = (p1 q1 + p2 q2)^2 and compare it with the last three coordinates of "
+            "psi(p) and psi(q); the first two give <p, q>.")
+    if not attempted(kernel_fn):
+        return verdict(ex, kernel_fn)
+    if not callable(kernel_fn):
+        return Verdict(ex, "wrong", f"not quite: give a function my_kernel(p, q), not a {type(kernel_fn).__name__}.")
+    P, Q = _pairs()
+    got = []
+    for p, q in zip(P, Q, strict=True):
+        try:
+            v = kernel_fn(p.copy(), q.copy())
+        except Exception as exc:
+            return Verdict(ex, "wrong", f"not quite: your kernel failed on p = {np.round(p, 3).tolist()}, "
+                                        f"q = {np.round(q, 3).tolist()} ({type(exc).__name__}: {exc}). p and q are "
+                                        "arrays of length 2.")
+        if not attempted(v):
+            return verdict(ex, v)
+        try:
+            a = np.asarray(v, dtype=float)
+        except (TypeError, ValueError) as exc:
+            return Verdict(ex, "wrong", f"not quite: your kernel must return a number ({type(exc).__name__}: {exc}).")
+        if a.size != 1:
+            return Verdict(ex, "wrong", f"not quite: your kernel must return one number for two points; it returned "
+                                        f"shape {a.shape}. Sum the products, e.g. with p @ q.")
+        got.append(float(a.ravel()[0]))
+    got = np.array(got)
+    want = np.einsum("ij,ij->i", psi(P), psi(Q))
+    if np.allclose(got, want, rtol=1e-9, atol=1e-9):
+        return verdict(ex, kernel_fn, True, praise="Your kernel equals <psi(p), psi(q)> = <p, q> + <p, q>^2 on "
+                       f"{len(P)} random pairs: five features, one inner product.")
+    simple = np.einsum("ij,ij->i", P, Q) + np.einsum("ij,ij->i", P, P) * np.einsum("ij,ij->i", Q, Q)
+    if np.allclose(got, simple, rtol=1e-9, atol=1e-9):
+        return verdict(ex, kernel_fn, False, hint="that is the kernel of the simple lift (x1, x2, x1^2 + x2^2), "
+                       "not of psi. " + hint)
+    worst = int(np.argmax(np.abs(got - want)))
+    return verdict(ex, kernel_fn, False, hint=f"for p = {np.round(P[worst], 3).tolist()}, "
+                   f"q = {np.round(Q[worst], 3).tolist()} your kernel gives {got[worst]:.4f} but "
+                   f"<psi(p), psi(q)> = {want[worst]:.4f}. " + hint)
