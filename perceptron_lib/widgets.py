@@ -1069,6 +1069,7 @@ class LiveFigure:
         self._readout = widgets.HTML()
         self._controls: dict = {}
         self._fn = None
+        self._settled = False
         self.text = ""
         self.widget = widgets.VBox([self._image, self._readout])
         self.widget.add_class("perceptron-livefigure")
@@ -1117,6 +1118,12 @@ class LiveFigure:
 
     def refresh(self) -> None:
         """Redraw the whole canvas into the image."""
+        if not self._settled:
+            # Constrained layout needs two or three passes to settle with a 3-D axes (the first
+            # clips titles in the lecture preset); later passes keep the positions.
+            for _ in range(3):
+                self.fig.draw_without_rendering()
+            self._settled = True
         self.canvas.draw()
         self._image.value = _png_rgb(np.asarray(self.canvas.buffer_rgba()))
 

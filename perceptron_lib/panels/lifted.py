@@ -126,13 +126,6 @@ def draw_lift_scene(ax3d, ax2d, X, y, r, *, bowl=True, style=None) -> LiftScene:
     _plot.draw_points(ax2d, P, y, style=s, legend=True, legend_loc="upper right")
     circle = _plot.draw_boundary(ax2d, (0.0, 0.0, -1.0), float(r) ** 2, style=s)
     ax2d.set_title("in the plane: x₁² + x₂² = r²", fontsize=s.title_size)
-    # With a 3-D axes in the figure, constrained layout needs two or three passes to settle (the
-    # first one clips the titles in the lecture preset); settle it now, so the first image shown
-    # is already right. Later passes keep the positions, whatever the view angle.
-    fig = ax3d.figure
-    if fig.get_layout_engine() is not None:
-        for _ in range(3):
-            fig.draw_without_rendering()
     return LiftScene(ax3d, ax2d, lifted, circle, wire, float(r))
 
 
