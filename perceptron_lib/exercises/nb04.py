@@ -1,0 +1,145 @@
+"""Checks for the exercises of notebook 04 (the margin bound).
+
+    >>> from perceptron_lib.exercises import nb04
+    >>> nb04.check_tight(...)
+    4.2: not attempted yet. Replace the ... with your answer and run the cell again.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import Verdict, attempted, verdict
+
+__all__ = ["check_bound", "check_tight", "tight_ratio"]
+
+# Longest run a check will make for a student's data (the bound can be huge for a tiny margin).
+_MAX_UPDATES = 20_000
+
+
+def _could_not(exercise: str, exc: Exception, hint: str) -> Verdict:
+    return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: {exc}). "
+                                      f"Hint: {hint}")
+
+
+def _number(v) -> float:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"expected a number, got {type(v).__name__} {v!r}")
+    v = float(v)
+    if not np.isfinite(v):
+        raise ValueError(f"expected a finite number, got {v!r}")
+    return v
+
+
+def _close(a: float, b: float, rtol: float = 2e-3) -> bool:
+    return abs(a - b) <= rtol * abs(b)
+
+
+def check_bound(answer=..., X=None, y=None, u_other=None) -> Verdict:
+    """Exercise 4.1: the bound (R/gamma)^2 with the maximum-margin separator, and with `u_other`.
+
+    `answer` is a pair ``(bound_best, bound_other)`` of numbers. Both are recomputed with
+    `perceptron_lib.margins.mistake_bound`; a relative error of 0.2 % is accepted (rounding).
+    """
+    ex = "4.1"
+    formula = ("Each bound is (R / gamma)^2 with R = max_i ||x_i|| and gamma = min_i y_i <u, x_i> for a UNIT "
+               "vector u.")
+    hint = "give two numbers, (bound with the maximum-margin separator, bound with u_other). " + formula
+    if not attempted(answer):
+        return verdict(ex, answer)
+    from ..margins import mistake_bound
+
+    try:
+        best, other = mistake_bound(X, y), mistake_bound(X, y, u=u_other)
+        X, y, u = np.asarray(X, dtype=float), np.asarray(y, dtype=float), np.asarray(u_other, dtype=float)
+    except Exception as exc:
+        return _could_not(ex, exc, "call the check with the exercise's data: nb04.check_bound(answer, Xe, ye, "
+                                   "u_other).")
+    try:
+        if isinstance(answer, (str, bytes)) or len(answer) != 2:
+            raise ValueError(f"expected a pair of numbers, got {answer!r}")
+        a_best, a_other = (_number(v) for v in answer)
+    except Exception as exc:  # a malformed answer is a wrong answer, explained
+        return _could_not(ex, exc, hint)
+    ok_best, ok_other = _close(a_best, best.bound), _close(a_other, other.bound)
+    if ok_best and ok_other:
+        return verdict(ex, answer, True, praise=(
+            f"R = {best.R:.4f}; the maximum-margin u has gamma = {best.gamma:.4f} and bound {best.bound:.2f}, "
+            f"u_other has gamma = {other.gamma:.4f} and bound {other.bound:.2f}. Both are valid; the larger "
+            "margin gives the smaller bound."))
+    if _close(a_best, other.bound) and _close(a_other, best.bound):
+        return verdict(ex, answer, False, hint="your two numbers are swapped: the maximum-margin separator "
+                                               "gives the smaller bound, so it comes first.")
+    raw_gamma = float(np.min(y * (X @ u)))
+    if ok_best and raw_gamma > 0 and _close(a_other, (other.R / raw_gamma) ** 2):
+        return verdict(ex, answer, False, hint=f"u_other has length {np.linalg.norm(u):.4g}, not 1. Divide it by "
+                                               "its length before you compute its margin.")
+    for mine, right in ((a_best, best), (a_other, other)):
+        g, R = right.gamma, right.R
+        if _close(mine, R / g):
+            return verdict(ex, answer, False, hint="square it: the bound is (R / gamma)^2, not R / gamma.")
+        if _close(mine, 1 / g**2) and not _close(R, 1.0):
+            return verdict(ex, answer, False, hint=f"R is {R:.4f} here, not 1: use (R / gamma)^2, not 1/gamma^2.")
+    which = "first" if not ok_best else "second"
+    return verdict(ex, answer, False, hint=f"your {which} number is off. " + formula)
+
+
+def _unpack_tight(answer):
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list)) or len(answer) not in (2, 3):
+        raise ValueError("expected (X, y) or (X, y, order)")
+    X, y = answer[0], answer[1]
+    order = answer[2] if len(answer) == 3 else "cyclic"
+    if order not in ("cyclic", "adversarial"):
+        raise ValueError(f"order must be 'cyclic' or 'adversarial'; got {order!r}")
+    return X, y, order
+
+
+def tight_ratio(X, y, order="cyclic"):
+    """(mistakes, bound, ratio) for the homogeneous perceptron on (X, y), eta = 1, from w = 0.
+
+    ``order="cyclic"`` visits the rows in the order given, again and again; ``"adversarial"``
+    uses `perceptron_lib.proof.adversarial_run`. The bound uses the maximum-margin separator
+    through the origin. Raises ValueError if no hyperplane through the origin separates the data.
+    """
+    from ..margins import is_separable, mistake_bound
+    from ..perceptron import fit_perceptron
+    from ..proof import adversarial_run
+
+    if not is_separable(X, y, fit_bias=False):
+        raise ValueError("no line (hyperplane) through the origin separates these data, so there is no bound")
+    mb = mistake_bound(X, y)
+    cap = int(min(np.floor(mb.bound) + 2, _MAX_UPDATES))
+    if order == "adversarial":
+        run = adversarial_run(X, y, mb.w, max_updates=cap)
+    else:
+        run = fit_perceptron(X, y, fit_bias=False, max_epochs=cap)
+    if not run.converged:
+        raise ValueError(f"the run did not finish within {cap} updates or epochs; choose data with a larger margin")
+    return run.mistakes, mb.bound, run.mistakes / mb.bound
+
+
+def check_tight(answer=...) -> Verdict:
+    """Exercise 4.2: data (and an order) on which the perceptron reaches at least half its bound.
+
+    `answer` is ``(X, y)``, visited in cyclic order (row 0, 1, ..., then again), or
+    ``(X, y, order)`` with order "cyclic" or "adversarial". The check runs the homogeneous
+    perceptron (b = 0, eta = 1, update when ``y <w, x> <= 0``) from w = 0, computes the bound with
+    the maximum-margin separator through the origin, and reports mistakes / bound.
+    """
+    ex = "4.2"
+    hint = ("you need few points that are each a mistake when their turn comes. Points at right angles to each "
+            "other do that: an update on one does not change <w, x> for the others.")
+    if not attempted(answer):
+        return verdict(ex, answer)
+    try:
+        X, y, order = _unpack_tight(answer)
+        mistakes, bound, ratio = tight_ratio(X, y, order)
+    except Exception as exc:  # a malformed answer is a wrong answer, explained
+        return _could_not(ex, exc, "give (X, y) with X of shape (n, d), labels y in {-1, +1}, and data that a "
+                                   "hyperplane through the origin separates.")
+    said = f"Your data: {mistakes} mistakes ({order} order) against a bound of {bound:.2f}: ratio {ratio:.2f}."
+    if ratio >= 0.5:
+        return verdict(ex, answer, True, praise=said + " The bound cannot be improved much on data like these.")
+    return Verdict(ex, "wrong", f"not quite. {said} You need at least 0.50. Hint: {hint}")
