@@ -68,6 +68,7 @@ __all__ = [
     "class_style",
     "style_axes",
     "subplots",
+    "style_text",
 ]
 
 #: The eight colours of Okabe & Ito (2008), "Color Universal Design".
@@ -298,12 +299,62 @@ def style_axes(ax, style=None, *, grid: bool = True) -> None:
         ax.set_axisbelow(True)
 
 
+def style_text(fig, style=None) -> None:
+    """Give every title, axis label and legend of `fig` the preset's text size.
+
+    Titles and legends made after the axes (``ax.set_title``, ``ax.legend``) take matplotlib's
+    defaults, outside any ``rc_context``; the figures of `subplots` call this just before they
+    draw, so the one `use("lecture")` switch reaches them too.
+    """
+    s = get(style)
+    for ax in fig.axes:
+        for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
+            if t is not None and t.get_text():
+                t.set_fontsize(s.title_size)
+        for axis in (ax.xaxis, ax.yaxis, getattr(ax, "zaxis", None)):
+            if axis is not None:
+                axis.label.set_fontsize(s.label_size)
+        legends = [ax.get_legend()]
+        for leg in legends + [c for c in ax.get_children() if type(c).__name__ == "Legend" and c not in legends]:
+            if leg is not None:
+                for t in leg.get_texts():
+                    t.set_fontsize(s.legend_size)
+                leg.get_title().set_fontsize(s.legend_size)
+    for leg in getattr(fig, "legends", []):
+        for t in leg.get_texts():
+            t.set_fontsize(s.legend_size)
+    if getattr(fig, "_suptitle", None) is not None:
+        fig._suptitle.set_fontsize(s.title_size)
+
+
+_styled_figure_class = None
+
+
+def _figure_class():
+    """A Figure subclass that applies `style_text` with its preset before each draw (made once, lazily)."""
+    global _styled_figure_class
+    if _styled_figure_class is None:
+        from matplotlib.figure import Figure
+
+        class StyledFigure(Figure):
+            course_style = None
+
+            def draw(self, renderer):
+                if self.course_style is not None:
+                    style_text(self, self.course_style)
+                return super().draw(renderer)
+
+        _styled_figure_class = StyledFigure
+    return _styled_figure_class
+
+
 def subplots(nrows: int = 1, ncols: int = 1, *, style=None, figsize=None, projection=None, **kwargs):
     """A pyplot figure and axes sized and styled by a preset; shown inline like any pyplot figure.
 
     The notebooks' static figures come from here, so one `use("lecture")` at the top of a
     notebook enlarges them too. Text sizes are set inside ``rc_context`` while the axes are
-    made, then `style_axes` is applied; rcParams are restored on return.
+    made, then `style_axes` is applied; rcParams are restored on return. Titles, labels and
+    legends added later get the preset's sizes when the figure draws (`style_text`).
 
     Parameters
     ----------
@@ -339,7 +390,9 @@ def subplots(nrows: int = 1, ncols: int = 1, *, style=None, figsize=None, projec
     if projection is not None:
         kwargs["subplot_kw"] = {**kwargs.get("subplot_kw", {}), "projection": projection}
     with mpl.rc_context(s.rc()):
-        fig, axes = plt.subplots(nrows, ncols, figsize=figsize or s.figsize(ncols, nrows), dpi=s.dpi, **kwargs)
+        fig, axes = plt.subplots(nrows, ncols, figsize=figsize or s.figsize(ncols, nrows), dpi=s.dpi,
+                                 FigureClass=_figure_class(), **kwargs)
+    fig.course_style = s
     for ax in fig.axes:
         style_axes(ax, s)
     return fig, axes

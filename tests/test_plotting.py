@@ -365,3 +365,22 @@ def test_no_pyplot_figures():
     import matplotlib.pyplot as plt
 
     assert plt.get_fignums() == []
+
+
+def test_subplots_titles_and_legends_added_later_follow_the_preset():
+    import matplotlib.pyplot as plt
+
+    from perceptron_lib import style as S2
+
+    for name in ("notebook", "lecture"):
+        fig, ax = S2.subplots(style=name)
+        ax.plot([0, 1], [0, 1], label="a line")
+        ax.set_title("made after the axes")
+        ax.set_xlabel("x")
+        leg = ax.legend()
+        fig.canvas.draw()
+        preset = S2.get(name)
+        assert ax.title.get_fontsize() == preset.title_size
+        assert ax.xaxis.label.get_fontsize() == preset.label_size
+        assert leg.get_texts()[0].get_fontsize() == preset.legend_size
+        plt.close(fig)
