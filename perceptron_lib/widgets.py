@@ -84,7 +84,7 @@ from .perceptron import is_mistake
 
 __all__ = [
     "StepThrough", "LiveFigure", "DataPanel", "LossPanel", "LiftedPanel", "AnimationHTML", "Folded", "fold",
-    "NO_KERNEL_SUMMARY", "SPEEDS",
+    "NO_KERNEL_SUMMARY", "SPEEDS", "ShowsWidget",
 ]
 
 #: Speed choices of the player: (label, interval between steps in ms).
@@ -426,6 +426,25 @@ class LiftedPanel:
         return moved + [self.ring]
 
 
+# --------------------------------------------------------------------------- display
+
+
+class ShowsWidget:
+    """Display as the ipywidgets box in ``self.widget``, with a stable text form.
+
+    The text/plain part of the output is ``repr(self)`` instead of the box's repr, so a stored
+    notebook compares equal under nbval from run to run.
+    """
+
+    def _repr_mimebundle_(self, **kwargs):
+        data = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(data, tuple):  # (data, metadata)
+            data = data[0]
+        data = dict(data or {})
+        data["text/plain"] = repr(self)
+        return data
+
+
 # --------------------------------------------------------------------------- static fallback
 
 
@@ -469,7 +488,7 @@ class Folded:
 
     def _repr_html_(self):
         body = "".join((f"<h4>{_html.escape(t)}</h4>" if t else "") + a._repr_html_() for t, a in self.parts)
-        return f"<details><summary>{_html.escape(self.summary)}</summary>{body}</details>"
+        return f'<details class="perceptron-fallback"><summary>{_html.escape(self.summary)}</summary>{body}</details>'
 
     def __repr__(self):
         return f"<Folded: {len(self.parts)} animation(s) under {self.summary!r}>"
@@ -482,7 +501,7 @@ def fold(summary: str, *parts) -> Folded:
     --------
     >>> anim = AnimationHTML("<div>frames</div>", [0, 1], 72)
     >>> fold("No kernel?", ("run A", anim))._repr_html_()
-    '<details><summary>No kernel?</summary><h4>run A</h4><div>frames</div></details>'
+    '<details class="perceptron-fallback"><summary>No kernel?</summary><h4>run A</h4><div>frames</div></details>'
     """
     return Folded(summary, parts)
 
@@ -528,7 +547,7 @@ def _limits(axes):
     return out
 
 
-class StepThrough:
+class StepThrough(ShowsWidget):
     """Step through a perceptron run: controls, a readout in words, and a figure of the state at step k.
 
     Parameters
@@ -596,14 +615,6 @@ class StepThrough:
         self.set_run(run, X, y)
 
     # ------------------------------------------------------------------ display
-    def _repr_mimebundle_(self, **kwargs):
-        data = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(data, tuple):  # (data, metadata)
-            data = data[0]
-        data = dict(data or {})
-        data["text/plain"] = repr(self)  # stable text: nbval compares it
-        return data
-
     def __repr__(self):
         K = len(self._run.history) - 1 if self._run is not None else 0
         return f"<StepThrough: {self._run.method if self._run else '?'} run, {_plural(K, 'update')}>"
@@ -1020,7 +1031,7 @@ class StepThrough:
 # --------------------------------------------------------------------------- live figures
 
 
-class LiveFigure:
+class LiveFigure(ShowsWidget):
     """A figure built once and shown as an image, with controls that move its artists.
 
     For the notebooks' interactive pictures that are not a replay of a run: a slider for a
@@ -1130,14 +1141,6 @@ class LiveFigure:
     def frame_png(self) -> bytes:
         """The current picture as PNG bytes."""
         return bytes(self._image.value)
-
-    def _repr_mimebundle_(self, **kwargs):
-        data = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
-        data = dict(data or {})
-        data["text/plain"] = repr(self)
-        return data
 
     def __repr__(self):
         names = ", ".join(self._controls) or "no controls"

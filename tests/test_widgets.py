@@ -584,7 +584,8 @@ def test_fallback_is_folded_and_fold_rejects_non_animations():
     p = StepThrough(fit_perceptron([[2, 1], [-1, -2], [1, 3]], [1, -1, 1]), [[2, 1], [-1, -2], [1, 3]], [1, -1, 1])
     folded = p.fallback(max_frames=2, dpi=30)
     html = folded._repr_html_()
-    assert html.startswith(f"<details><summary>{NO_KERNEL_SUMMARY}</summary>") and "<script" in html
+    assert html.startswith(f'<details class="perceptron-fallback"><summary>{NO_KERNEL_SUMMARY}</summary>')
+    assert "<script" in html
     assert html.endswith("</details>") and folded.nbytes < 2_000_000
     with pytest.raises(TypeError, match="StepThrough.to_html"):
         fold("x", "not an animation")

@@ -14,7 +14,6 @@ here fits or re-fits a perceptron. The lesson's players use the built-in `widget
 
 from __future__ import annotations
 
-import html as _html
 from dataclasses import dataclass
 
 import matplotlib as mpl
@@ -34,8 +33,6 @@ __all__ = [
     "draw_update_counts",
     "style_lifted_axes",
     "region_colors",
-    "static_fallback",
-    "Fallback",
 ]
 
 
@@ -256,38 +253,3 @@ def draw_update_counts(ax, X, y, counts, *, w=None, b=0.0, annotate=True, title=
     if title:
         ax.set_title(title, fontsize=s.title_size)
     return pts
-
-
-# --------------------------------------------------------------------------- static fallback
-
-
-class Fallback:
-    """A player's recorded run as a JavaScript animation inside a collapsed ``<details>`` block.
-
-    Displayed as HTML (the animation works without a kernel, in exported pages too, in a
-    trusted notebook); its plain-text form is stable so nbval can compare it.
-    """
-
-    def __init__(self, animation, summary: str):
-        self.animation = animation
-        self.summary = summary
-        self.frames = list(animation.frames)
-        self.nbytes = animation.nbytes
-
-    def _repr_html_(self):
-        return (f'<details class="perceptron-fallback"><summary>{_html.escape(self.summary)}</summary>\n'
-                f"{self.animation.data}\n</details>")
-
-    def __repr__(self):
-        return f"<recorded run: {len(self.frames)} frames>"
-
-
-def static_fallback(player, *, summary="No kernel? Step through the recorded run", max_frames=12, dpi=72,
-                    **kwargs) -> Fallback:
-    """The player's frames as a JavaScript animation (``player.to_html``), folded in a ``<details>``.
-
-    A reader with a kernel uses the live player above and can ignore the folded block; a reader
-    without one (an exported page, a notebook viewer, the slides) opens it and steps through the
-    same run. Keep it small: few frames, modest dpi.
-    """
-    return Fallback(player.to_html(max_frames=max_frames, dpi=dpi, **kwargs), summary)

@@ -17,15 +17,13 @@ As everywhere in `perceptron_lib`, the numbers come from the run's history
 
 from __future__ import annotations
 
-import html as _html
-
 import numpy as np
 from matplotlib.lines import Line2D
 
 from .. import analysis as _an
 from .. import plotting as _plot
 from .. import style as _style
-from ..widgets import DataPanel
+from ..widgets import DataPanel, ShowsWidget
 
 __all__ = [
     "BAR_COLOR",
@@ -38,8 +36,6 @@ __all__ = [
     "draw_weight_image",
     "Controlled",
     "with_controls",
-    "Collapsed",
-    "collapsed",
 ]
 
 BAR_COLOR = _style.OKABE_ITO["sky_blue"]  #: bars: updates made during an epoch
@@ -223,7 +219,7 @@ def draw_weight_image(ax, w, *, shape=(8, 8), title=None, cmap=WEIGHT_CMAP, colo
 # --------------------------------------------------------------------------- display helpers
 
 
-class Controlled:
+class Controlled(ShowsWidget):
     """A player shown under a row of controls; ``controls`` and ``player`` stay reachable.
 
     Display it as a cell's last value. Its text form is stable (nbval compares it).
@@ -238,14 +234,6 @@ class Controlled:
         self.widget = widgets.VBox([row, player.widget])
         self.widget.add_class("perceptron-controlled")
 
-    def _repr_mimebundle_(self, **kwargs):
-        data = self.widget._repr_mimebundle_(**kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
-        data = dict(data or {})
-        data["text/plain"] = repr(self)
-        return data
-
     def __repr__(self):
         names = ", ".join(getattr(c, "description", "") or type(c).__name__ for c in self.controls)
         return f"<{self.player!r} with controls: {names}>"
@@ -254,25 +242,3 @@ class Controlled:
 def with_controls(player, *controls) -> Controlled:
     """Put `controls` (ipywidgets) in a row above `player`, for display as one widget."""
     return Controlled(player, controls)
-
-
-class Collapsed:
-    """HTML folded into a ``<details>`` element: closed until the reader opens it."""
-
-    def __init__(self, html: str, summary: str, frames=None):
-        self.html = html
-        self.summary = summary
-        self.frames = list(frames or [])
-
-    def _repr_html_(self):
-        return (f'<details class="perceptron-fallback"><summary>{_html.escape(self.summary)}</summary>'
-                f"{self.html}</details>")
-
-    def __repr__(self):
-        return f"<{self.summary} ({len(self.frames)} frames)>"
-
-
-def collapsed(player, summary="No kernel? Step through the recorded run", **to_html) -> Collapsed:
-    """The player's JavaScript animation (`StepThrough.to_html`), folded away under `summary`."""
-    anim = player.to_html(**to_html)
-    return Collapsed(anim.data, summary, anim.frames)
