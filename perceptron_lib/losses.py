@@ -27,6 +27,7 @@ __all__ = [
     "Subgradient",
     "hinge_loss",
     "kink_lines",
+    "loss_along_run",
     "loss_of_margin",
     "loss_surface",
     "margins",
@@ -458,6 +459,43 @@ def loss_surface(X, y, params, *, loss: str = "perceptron", reduction: str = "me
         M = flat[start : start + block] @ Z.T
         out[start : start + block] = _reduce(_pointwise(M, loss), reduction)
     return out.reshape(P.shape[:-1])
+
+
+def loss_along_run(run, X, y, *, loss: str = "perceptron", reduction: str = "mean") -> np.ndarray:
+    """The data loss at every state of a run: one value per row of its history.
+
+    Parameters
+    ----------
+    run : Run or History
+        From `fit_perceptron`, `fit_minibatch` or `fit_batch` (or its ``history``).
+    X : array-like, shape (n, d)
+    y : array-like, shape (n,)
+        The data the run was fitted on (or any data with d features).
+    loss : {"zero_one", "perceptron", "hinge"}
+    reduction : {"mean", "sum"}
+
+    Returns
+    -------
+    ndarray, shape (K + 1,)
+        Entry k is the loss at ``(history.w[k], history.b[k])``; entry 0 is the start.
+        Ready for ``widgets.LossPanel``.
+
+    Examples
+    --------
+    >>> from perceptron_lib.perceptron import fit_perceptron
+    >>> X, y = [[2, 1], [-1, -2]], [1, -1]
+    >>> loss_along_run(fit_perceptron(X, y), X, y, reduction="sum").tolist()
+    [0.0, 0.0]
+    """
+    hist = getattr(run, "history", run)
+    W, B = getattr(hist, "w", None), getattr(hist, "b", None)
+    if W is None or B is None:
+        raise TypeError(
+            f"run must be a Run (from fit_perceptron, fit_minibatch or fit_batch) or its History; "
+            f"got {type(run).__name__}."
+        )
+    params = np.column_stack([np.asarray(W, dtype=np.float64), np.asarray(B, dtype=np.float64)])
+    return loss_surface(X, y, params, loss=loss, reduction=reduction)
 
 
 def _check_axes(axes, size: int) -> tuple[int, int]:

@@ -366,3 +366,35 @@ def test_inputs_are_not_modified_and_lists_are_accepted():
     loss_surface(X, y, np.zeros((2, 3)))
     assert (X == HX).all() and (y == HY).all() and (w == HW).all()
     assert margins(HW.tolist(), HB, HX.tolist(), HY.tolist()).tolist() == [2.0, -1.0, 0.0, 1.0]
+
+
+# --- loss along a run -----------------------------------------------------------------------------
+
+
+def test_loss_along_run_matches_pointwise_losses():
+    from perceptron_lib import data, fit_batch, fit_perceptron
+    from perceptron_lib.losses import loss_along_run
+
+    X, y = data.no_origin_separator()
+    run = fit_perceptron(X, y, max_epochs=3)
+    for loss, fn in LOSS_FNS.items():
+        for reduction in ("mean", "sum"):
+            got = loss_along_run(run, X, y, loss=loss, reduction=reduction)
+            want = [fn(w, b, X, y, reduction=reduction) for w, b in zip(run.history.w, run.history.b, strict=True)]
+            assert got.shape == (len(run.history),)
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    # a History works as well as a Run; the start from (0, 0) has perceptron loss 0
+    batch = fit_batch(X, y, max_iter=4)
+    v = loss_along_run(batch.history, X, y)
+    assert v[0] == 0.0 and len(v) == len(batch.history)
+
+
+def test_loss_along_run_rejects_non_runs():
+    from perceptron_lib.losses import loss_along_run
+
+    with pytest.raises(TypeError, match="must be a Run"):
+        loss_along_run([1, 2], HX, HY)
+    with pytest.raises(ValueError, match="reduction"):
+        from perceptron_lib import fit_perceptron
+
+        loss_along_run(fit_perceptron(HX, HY, max_epochs=2), HX, HY, reduction="max")

@@ -1,0 +1,271 @@
+"""Helpers for the browser tests: find Chromium, start a Jupyter server, launch the browser.
+
+Used by ``tests/test_browser.py``, the benchmarks and the instructor-mode tests::
+
+    from playwright.sync_api import sync_playwright
+    from browser_support import jupyter_server, launch, require_browser
+
+    require_browser()                      # skip (or fail under COURSE_REQUIRE_BROWSER=1)
+    with jupyter_server("notebooks") as srv, sync_playwright() as pw:
+        browser = launch(pw)
+        page = browser.new_page()
+        page.goto(srv.lab_url("00_start_here.ipynb"))
+
+The browser is Debian's ``/usr/bin/chromium`` (``apt-get install chromium``), driven by the
+Python ``playwright`` package. Never run ``playwright install``.
+
+The server gets its own temporary settings and workspaces directories, with an
+``overrides.json`` that turns notebook windowing off (JupyterLab >= 4.2 leaves off-screen cells
+out of the page otherwise) and the news toast off. JupyterLab is started with
+``--expose-app-in-browser`` so a test can call ``window.jupyterapp.commands.execute(...)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Where Debian puts Chromium; looked for first.
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+
+#: Flags measured to work headless on these machines (root, no GPU, no network needed).
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+#: JupyterLab settings applied through overrides.json (the server gets empty user settings).
+#: windowingMode "none": every cell is in the page (JupyterLab >= 4.2 drops off-screen cells);
+#: scrollPastEnd off: no blank viewport-high padding after the last cell (whole-page screenshots);
+#: no news toast; no autosave, so running a course notebook in a test never rewrites it.
+LAB_OVERRIDES = {
+    "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none", "scrollPastEnd": False},
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+REQUIRE_ENV = "COURSE_REQUIRE_BROWSER"
+
+
+def chromium_path() -> str | None:
+    """The Chromium executable to use, or None. ``COURSE_CHROMIUM`` overrides the search."""
+    env = os.environ.get("COURSE_CHROMIUM")
+    if env:
+        return env if os.access(env, os.X_OK) else None
+    for cand in CHROMIUM_CANDIDATES:
+        if os.access(cand, os.X_OK):
+            return cand
+    return shutil.which("chromium")
+
+
+def browser_missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if chromium_path() is None:
+        return (
+            "Chromium not found (looked for /usr/bin/chromium); install it with "
+            "`apt-get install chromium` (never `playwright install`)"
+        )
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the Python package playwright is not installed"
+    return None
+
+
+def require_browser() -> str:
+    """Return the Chromium path; skip the calling test when there is none.
+
+    With ``COURSE_REQUIRE_BROWSER=1`` (CI) a missing browser is a failure, not a skip.
+    """
+    import pytest
+
+    reason = browser_missing_reason()
+    if reason is None:
+        return chromium_path()  # type: ignore[return-value]
+    if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+        pytest.fail(f"{REQUIRE_ENV} is set but the browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason}")
+    raise AssertionError("unreachable")
+
+
+def launch(playwright, *, headless: bool = True, args: Sequence[str] = ()):
+    """Launch Debian's Chromium through a ``sync_playwright()`` (or async) object."""
+    path = chromium_path()
+    if path is None:
+        raise RuntimeError(browser_missing_reason())
+    return playwright.chromium.launch(executable_path=path, headless=headless, args=[*CHROMIUM_ARGS, *args])
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class JupyterServer:
+    """A running server: ``url`` ends with "/", ``token`` is the auth token."""
+
+    url: str
+    token: str
+    port: int
+    root_dir: Path
+    process: subprocess.Popen
+    log_path: Path
+
+    def lab_url(self, path: str, *, reset: bool = True) -> str:
+        """The JupyterLab URL of a file relative to root_dir (with ?reset: no saved workspace)."""
+        query = ("reset&" if reset else "") + f"token={self.token}"
+        return f"{self.url}lab/tree/{path}?{query}"
+
+    def voila_url(self, path: str) -> str:
+        return f"{self.url}voila/render/{path}?token={self.token}"
+
+    def api(self, method: str, path: str, body: dict | None = None):
+        """Call the REST API (e.g. ``api("GET", "api/sessions")``); returns decoded JSON or None."""
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(
+            f"{self.url}{path}",
+            data=data,
+            method=method,
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            raw = r.read()
+        return json.loads(raw) if raw else None
+
+    def shutdown_kernels(self) -> None:
+        """Delete every session and kernel (keeps memory down between notebooks)."""
+        for s in self.api("GET", "api/sessions") or []:
+            with contextlib.suppress(urllib.error.URLError, OSError):
+                self.api("DELETE", f"api/sessions/{s['id']}")
+        for k in self.api("GET", "api/kernels") or []:
+            with contextlib.suppress(urllib.error.URLError, OSError):
+                self.api("DELETE", f"api/kernels/{k['id']}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+
+
+def _server_argv(app: str, root_dir: Path, port: int, token: str, settings_dir: Path) -> list[str]:
+    root_flag = ["--allow-root"] if hasattr(os, "getuid") and os.getuid() == 0 else []
+    if app == "lab":
+        return [
+            sys.executable, "-m", "jupyter", "lab",
+            "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+            f"--ServerApp.token={token}", f"--ServerApp.root_dir={root_dir}",
+            "--expose-app-in-browser",
+            f"--LabApp.app_settings_dir={settings_dir / 'app'}",
+            f"--LabApp.user_settings_dir={settings_dir / 'user'}",
+            f"--LabApp.workspaces_dir={settings_dir / 'workspaces'}",
+            *root_flag,
+        ]  # fmt: skip
+    if app == "voila":
+        return [
+            sys.executable, "-m", "voila", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+            f"--Voila.token={token}", f"--Voila.root_dir={root_dir}",
+        ]  # fmt: skip
+    raise ValueError(f"unknown app {app!r}: use 'lab', 'voila' or pass argv=")
+
+
+@contextlib.contextmanager
+def jupyter_server(
+    root_dir: str | os.PathLike,
+    *,
+    app: str = "lab",
+    token: str | None = None,
+    extra_args: Sequence[str] = (),
+    argv: Sequence[str] | None = None,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+    ready_path: str | None = None,
+) -> Iterator[JupyterServer]:
+    """Start ``jupyter lab`` (or voila) on 127.0.0.1 at a free port; kill it at exit.
+
+    ``argv`` replaces the whole command; in it, ``{port}``, ``{token}`` and ``{root_dir}`` are
+    filled in. The server's output goes to a log file (``server.log``); a server that does not
+    answer within ``timeout`` seconds raises RuntimeError with that log. Readiness is polled at
+    ``ready_path`` (default: ``api/status`` for lab and argv, the root page for voila).
+    """
+    root = Path(root_dir).resolve()
+    token = token or secrets.token_hex(16)
+    port = free_port()
+    tmp = Path(tempfile.mkdtemp(prefix="course-jupyter-"))
+    (tmp / "app").mkdir()
+    (tmp / "app" / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
+    if argv is None:
+        cmd = _server_argv(app, root, port, token, tmp)
+    else:
+        cmd = [str(a).format(port=port, token=token, root_dir=root) for a in argv]
+    cmd += list(extra_args)
+    log_path = tmp / "server.log"
+    full_env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp / "config"), **(env or {})}
+    full_env.pop("MPLBACKEND", None)  # kernels keep their inline backend
+    logf = open(log_path, "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen(cmd, cwd=root, stdout=logf, stderr=subprocess.STDOUT, env=full_env, start_new_session=True)
+    server = JupyterServer(f"http://127.0.0.1:{port}/", token, port, root, proc, log_path)
+    try:
+        if ready_path is None:
+            ready_path = "" if (app == "voila" and argv is None) else "api/status"
+        _wait_ready(server, timeout, ready_path)
+        yield server
+    finally:
+        _kill_group(proc)
+        logf.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _wait_ready(server: JupyterServer, timeout: float, status_path: str) -> None:
+    deadline = time.monotonic() + timeout
+    url = f"{server.url}{status_path}?token={server.token}"
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"Jupyter server exited with {server.process.returncode}:\n{server.log()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"Jupyter server not ready after {timeout:.0f} s:\n{server.log()[-3000:]}")
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group (server and kernels), then SIGKILL what is left."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)  # kernels that outlived the server
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)

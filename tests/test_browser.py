@@ -1,0 +1,439 @@
+"""Every notebook, run in JupyterLab in headless Chromium, with its players clicked.
+
+For each notebook in ``notebooks/`` and ``notebooks/solutions/`` (the files present when pytest
+collects): open it in JupyterLab, wait until its kernel has really started, clear the saved
+outputs and run all cells, then check that
+
+* every code cell ran (each prompt shows a number) and none has an error or stderr output;
+* every widget rendered: no "Error displaying widget", no "Loading widget" left;
+* each ``.perceptron-stepthrough`` player answers: Step changes the readout and the picture,
+  Back restores both (same picture bytes), play advances the ``update k`` slider and pause stops;
+* each ``.perceptron-livefigure`` answers: ArrowRight on its first slider changes the picture.
+
+A full-page screenshot of each notebook goes to ``tests/artifacts/browser/`` (git-ignored).
+One JupyterLab server and one Chromium serve the whole session; each notebook gets a new tab,
+and its kernel is shut down afterwards. Skipped when Chromium is missing, failed instead when
+``COURSE_REQUIRE_BROWSER=1`` (CI). ``COURSE_NOTEBOOKS_ROOT`` points the tests at another
+folder holding ``notebooks/`` (for trying them on scratch notebooks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import jupyter_server, launch, require_browser
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ROOT = Path(os.environ.get("COURSE_NOTEBOOKS_ROOT", REPO)).resolve()
+ARTIFACTS = REPO / "tests" / "artifacts" / "browser"
+
+KERNEL_TIMEOUT_MS = 60_000  # kernel start, from opening the tab
+RUN_TIMEOUT_MS = 180_000  # run all cells
+WIDGET_TIMEOUT_MS = 20_000  # a widget renders, a click shows its effect
+PLAY_TIMEOUT_MS = 10_000  # one tick of the slowest speed (2 s) plus slack
+
+
+def _notebooks() -> list[str]:
+    found = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "solutions").glob("*.ipynb"))
+    return [p.relative_to(ROOT).as_posix() for p in found]
+
+
+NOTEBOOKS = _notebooks()
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def served_root(tmp_path_factory) -> Path:
+    """A copy of notebooks/ beside links to everything else in ROOT: the server works on it.
+
+    JupyterLab writes .ipynb_checkpoints next to a notebook it opens, and the notebooks may be
+    being edited while the tests run; the copy keeps the working tree untouched and the test
+    stable. Relative paths (``../docs/...``) still resolve through the links.
+    """
+    import shutil
+
+    require_browser()
+    served = tmp_path_factory.mktemp("served")
+    for entry in ROOT.iterdir():
+        if entry.name in {"notebooks", ".git", ".venv"}:
+            continue
+        (served / entry.name).symlink_to(entry)
+    shutil.copytree(ROOT / "notebooks", served / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    # The saved outputs are not what is tested (the run in the page is), and megabytes of them
+    # (embedded animations) make JupyterLab slow to open a notebook: serve it without them.
+    for nb in (served / "notebooks").rglob("*.ipynb"):
+        content = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in content.get("cells", []):
+            if cell.get("cell_type") == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
+    return served
+
+
+@pytest.fixture(scope="session")
+def lab(served_root):
+    with jupyter_server(served_root) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser_context(lab):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(WIDGET_TIMEOUT_MS)
+        yield context
+        context.close()
+        browser.close()
+
+
+# ----------------------------------------------------------------------------- in-page JS
+
+# The kernel of the current notebook panel is up: the session exists, the kernel is connected
+# and idle. The toolbar indicator alone reads "idle" before the kernel exists.
+JS_KERNEL_IDLE = """(path) => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.sessionContext.isReady) return false;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
+}"""
+
+# Cells of the current notebook: type, prompt text, outputs (as saved JSON).
+JS_CELLS = """() => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  return nb.widgets.map((c) => ({
+    type: c.model.type,
+    count: c.model.type === 'code' ? c.model.executionCount : null,
+    prompt: c.model.type === 'code' ? (c.node.querySelector('.jp-InputArea-prompt') || {}).textContent || '' : '',
+    outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [],
+  }));
+}"""
+
+# A widget's visible state: the update-k slider, the readout, the image src and a hash of its bytes.
+JS_STATE = """async (el) => {
+  const q = (direct, any) => el.querySelector(':scope > ' + direct) || el.querySelector(any);
+  const img = q('img.widget-image', 'img.widget-image');
+  const handle = q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
+  const html = q('.widget-html .widget-html-content', '.widget-html-content');
+  let hash = null;
+  for (let attempt = 0; attempt < 5 && img && img.src; attempt++) {
+    try {  // the src is a blob URL, revoked when the next frame arrives: retry then
+      const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+      let h = 2166136261;
+      for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 16777619) >>> 0; }
+      hash = h.toString(16) + ':' + bytes.length;
+      break;
+    } catch (e) { await new Promise((r) => setTimeout(r, 50)); }
+  }
+  return {
+    src: img ? img.src : null,
+    hash,
+    readout: html ? html.innerText : null,
+    k: handle ? Number(handle.getAttribute('aria-valuenow')) : null,
+    kmin: handle ? Number(handle.getAttribute('aria-valuemin')) : null,
+    kmax: handle ? Number(handle.getAttribute('aria-valuemax')) : null,
+  };
+}"""
+
+JS_SRC_CHANGED = """([el, src]) => {
+  const img = el.querySelector(':scope > img.widget-image') || el.querySelector('img.widget-image');
+  return !!img && !!img.src && img.src !== src;
+}"""
+
+JS_K_ABOVE = """([el, k]) => {
+  const h = el.querySelector(':scope > .widget-slider .noUi-handle');
+  return !!h && Number(h.getAttribute('aria-valuenow')) > k;
+}"""
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _open_and_run(page, lab, nb: str, timings: dict) -> None:
+    t0 = time.monotonic()
+    page.goto(lab.lab_url(nb))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=KERNEL_TIMEOUT_MS)
+    timings["page_s"] = round(time.monotonic() - t0, 2)
+    # Kernel up and idle, and still idle 300 ms later (it passes through idle while starting).
+    deadline = time.monotonic() + KERNEL_TIMEOUT_MS / 1000
+    while True:
+        page.wait_for_function(JS_KERNEL_IDLE, arg=nb, timeout=KERNEL_TIMEOUT_MS, polling=50)
+        page.wait_for_timeout(300)
+        if page.evaluate(JS_KERNEL_IDLE, nb):
+            break
+        assert time.monotonic() < deadline, f"{nb}: kernel never settled to idle"
+    timings["kernel_s"] = round(time.monotonic() - t0, 2)
+    # Saved outputs (and their stale widget views) go; execution counts are cleared with them.
+    page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    cells = page.evaluate(JS_CELLS)
+    assert all(c["count"] is None for c in cells if c["type"] == "code"), f"{nb}: outputs not cleared"
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    n_code = sum(c["type"] == "code" for c in cells)
+    page.wait_for_function(
+        """([path, n]) => {
+          const w = window.jupyterapp.shell.currentWidget;
+          const prompts = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+          const k = w.sessionContext.session.kernel;
+          if (k.status !== 'idle' || prompts.some((p) => p.textContent.includes('*'))) return false;
+          if (prompts.length === n && prompts.every((p) => /^\\[\\d+\\]/.test(p.textContent.trim()))) return true;
+          // Run-all stops at a cell that raises: done too, the checks below report the error.
+          return w.content.widgets.some((c) => c.model.type === 'code'
+                 && c.model.outputs.toJSON().some((o) => o.output_type === 'error'));
+        }""",
+        arg=[nb, n_code],
+        timeout=RUN_TIMEOUT_MS,
+        polling=100,
+    )
+
+
+def _check_outputs(page, nb: str) -> None:
+    problems = []
+    cells = page.evaluate(JS_CELLS)
+    code = [c for c in cells if c["type"] == "code"]
+    counts = [c["count"] for c in code]
+    if counts != list(range(1, len(code) + 1)):
+        problems.append(f"execution counts {counts}, expected 1..{len(code)} (cells ran out of order or not at all)")
+    for i, c in enumerate(cells):
+        for out in c["outputs"]:
+            if out.get("output_type") == "error":
+                problems.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
+            elif out.get("output_type") == "stream" and out.get("name") == "stderr":
+                text = "".join(out.get("text", ""))
+                problems.append(f"cell {i}: stderr: {text[:500]}")
+    for text in page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+    ).all_inner_texts():
+        if "Traceback" in text or "Error" in text:
+            problems.append(f"error shown on the page: {text[:500]}")
+    assert not problems, f"{nb}:\n" + "\n".join(problems)
+
+
+def _check_widgets_rendered(page, nb: str) -> None:
+    try:
+        page.wait_for_function(
+            "() => !document.body.innerText.includes('Loading widget')", timeout=WIDGET_TIMEOUT_MS, polling=100
+        )
+    except Exception:  # noqa: BLE001 (reported below with the page text)
+        pass
+    body = page.locator("body").inner_text()
+    assert "Error displaying widget" not in body, f"{nb}: " + _around(body, "Error displaying widget")
+    assert "Loading widget" not in body, f"{nb}: a widget never loaded: " + _around(body, "Loading widget")
+    # Every widget-view output holds a rendered widget.
+    empty = page.evaluate(
+        """() => [...document.querySelectorAll(
+              '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]')]
+            .filter((o) => !o.querySelector('.jupyter-widgets')).length"""
+    )
+    assert empty == 0, f"{nb}: {empty} widget output(s) rendered nothing"
+
+
+def _around(text: str, needle: str, width: int = 200) -> str:
+    i = text.find(needle)
+    return text[max(0, i - width) : i + width]
+
+
+def _button(player, name: str):
+    return player.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{name}\s*$"))
+
+
+def _state(el) -> dict:
+    return el.evaluate(JS_STATE)
+
+
+def _wait_src_change(page, el, src: str, what: str) -> None:
+    try:
+        page.wait_for_function(JS_SRC_CHANGED, arg=[el.element_handle(), src], timeout=WIDGET_TIMEOUT_MS, polling=20)
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{what}: the picture did not change within {WIDGET_TIMEOUT_MS} ms") from exc
+
+
+def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
+    button.click()
+    _wait_src_change(page, el, before["src"], what)
+    page.wait_for_timeout(50)  # let the readout (a separate widget message) land too
+    return _state(el)
+
+
+def _check_player(page, nb: str, i: int, player) -> list[str]:
+    where = f"{nb}: player {i}"
+    player.scroll_into_view_if_needed()
+    s0 = _state(player)
+    assert s0["src"] and s0["hash"], f"{where}: no picture"
+    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' slider"
+    assert s0["kmax"] > s0["kmin"], f"{where}: the run has no update to step through (K = 0)"
+    if s0["k"] >= s0["kmax"]:  # shown at the end: go back to the start first
+        s0 = _click_and_wait(page, player, _button(player, "Reset"), s0, f"{where}: Reset")
+        assert s0["k"] == s0["kmin"], f"{where}: Reset went to k = {s0['k']}"
+
+    # Step: one update forward, a new picture and readout.
+    s1 = _click_and_wait(page, player, _button(player, "Step"), s0, f"{where}: Step")
+    assert s1["k"] == s0["k"] + 1, f"{where}: Step moved k from {s0['k']} to {s1['k']}"
+    assert s1["readout"] != s0["readout"], f"{where}: Step left the readout unchanged: {s0['readout']!r}"
+    assert s1["hash"] != s0["hash"], f"{where}: Step gave the same picture bytes"
+
+    # Back: exactly the state before.
+    s2 = _click_and_wait(page, player, _button(player, "Back"), s1, f"{where}: Back")
+    assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
+    assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
+    assert s2["hash"] == s0["hash"], f"{where}: Back did not restore the picture (bytes differ)"
+
+    # Play: the Play widget's own timer advances the linked slider; pause stops it.
+    start = s2["k"]
+    play = player.locator(".widget-play button").first
+    assert play.locator("i.fa-play").count() == 1, f"{where}: no play button"
+    play.click()
+    try:
+        page.wait_for_function(JS_K_ABOVE, arg=[player.element_handle(), start], timeout=PLAY_TIMEOUT_MS, polling=20)
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{where}: playing did not advance the slider within {PLAY_TIMEOUT_MS} ms") from exc
+    _wait_src_change(page, player, s2["src"], f"{where}: play")
+    s3 = _state(player)
+    if play.locator("i.fa-pause").count():  # still playing (a long run): pause it
+        play.click()
+        page.wait_for_function(
+            "(el) => !!el.querySelector('.widget-play button i.fa-play')", arg=player.element_handle(), timeout=5000
+        )
+        k_paused = _state(player)["k"]
+        page.wait_for_timeout(1200)
+        assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
+    assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
+    return [f"player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, played to {s3['k']} of {s0['kmax']}"]
+
+
+def _check_livefigure(page, nb: str, i: int, live) -> list[str]:
+    where = f"{nb}: live figure {i}"
+    live.scroll_into_view_if_needed()
+    s0 = _state(live)
+    assert s0["src"] and s0["hash"], f"{where}: no picture"
+    handle = live.locator(".widget-slider .noUi-handle").first
+    if handle.count() == 0:
+        return [f"live figure {i}: no slider to nudge (not checked)"]
+    at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+    handle.focus()
+    handle.press("ArrowLeft" if at_max else "ArrowRight")
+    _wait_src_change(page, live, s0["src"], f"{where}: slider nudge")
+    page.wait_for_timeout(50)
+    s1 = _state(live)
+    assert s1["hash"] != s0["hash"], f"{where}: nudging the slider gave the same picture bytes"
+    return [f"live figure {i}: slider nudged, picture changed"]
+
+
+MAX_SHOT_HEIGHT = 12_000  # px per browser screenshot; taller notebooks are shot in parts and stitched
+
+
+def _screenshot(page, nb: str) -> Path:
+    """The whole notebook in one picture: side areas collapsed, the window as tall as the notebook.
+
+    Past MAX_SHOT_HEIGHT the notebook is scrolled and shot in parts, which are stitched.
+    """
+    page.evaluate("window.jupyterapp.shell.collapseLeft(); window.jupyterapp.shell.collapseRight()")
+    js_scroll = """(top) => {
+      const nb = window.jupyterapp.shell.currentWidget.content.node;
+      const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
+      el.scrollTop = top;
+      const r = el.getBoundingClientRect();
+      return {top: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
+              x: r.left, y: r.top, width: r.width, height: r.height};
+    }"""
+    m = page.evaluate(js_scroll, 0)
+    height = page.viewport_size["height"] + max(0, m["scrollHeight"] - m["clientHeight"])
+    page.set_viewport_size({"width": 1280, "height": int(min(height, MAX_SHOT_HEIGHT))})
+    page.wait_for_timeout(300)
+    m = page.evaluate(js_scroll, 0)
+    page.wait_for_timeout(300)
+    out = ARTIFACTS / (nb.replace("/", "__").removesuffix(".ipynb") + ".png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if m["scrollHeight"] <= m["clientHeight"] + 1:
+        page.screenshot(path=str(out), full_page=True)
+        return out
+
+    import io
+
+    from PIL import Image
+
+    clip = {"x": m["x"], "y": m["y"], "width": m["width"], "height": m["height"]}
+    parts = [Image.open(io.BytesIO(page.screenshot(clip={**clip, "x": 0, "width": 1280, "y": 0,
+                                                          "height": m["y"] + m["height"]})))]  # fmt: skip
+    shown = m["clientHeight"]  # notebook pixels already in the picture
+    while shown < m["scrollHeight"]:
+        m = page.evaluate(js_scroll, shown)
+        page.wait_for_timeout(300)
+        img = Image.open(io.BytesIO(page.screenshot(clip=clip)))
+        new = m["top"] + m["clientHeight"] - shown  # the rows not shown before, at the bottom
+        if new <= 0:
+            break
+        scale = img.height / m["height"]
+        img = img.crop((0, img.height - round(new * scale), img.width, img.height))
+        full = Image.new("RGB", (1280, img.height), "white")
+        full.paste(img, (round(m["x"]), 0))
+        parts.append(full)
+        shown += new
+    total = Image.new("RGB", (1280, sum(p.height for p in parts)), "white")
+    y = 0
+    for part in parts:
+        total.paste(part, (0, y))
+        y += part.height
+    total.save(out)
+    return out
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS)
+def test_notebook_in_jupyterlab(nb, request):
+    require_browser()  # here, not in a fixture: a missing browser is then a skip or a failure, not an error
+    lab = request.getfixturevalue("lab")
+    browser_context = request.getfixturevalue("browser_context")
+    path = lab.root_dir / nb
+    if not path.is_file():
+        pytest.skip(f"{nb} was removed after collection")
+    digest = _file_digest(path)
+    page = browser_context.new_page()
+    page_errors: list[str] = []
+    page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+    timings = {}
+    notes: list[str] = []
+    t0 = time.monotonic()
+    try:
+        _open_and_run(page, lab, nb, timings)
+        timings["open_and_run_s"] = round(time.monotonic() - t0, 2)
+        _check_outputs(page, nb)
+        _check_widgets_rendered(page, nb)
+        for i, player in enumerate(page.locator(".perceptron-stepthrough").all()):
+            notes += _check_player(page, nb, i, player)
+        for i, live in enumerate(page.locator(".perceptron-livefigure").all()):
+            notes += _check_livefigure(page, nb, i, live)
+        timings["checks_s"] = round(time.monotonic() - t0 - timings["open_and_run_s"], 2)
+        assert not page_errors, f"{nb}: uncaught errors in the page:\n" + "\n".join(page_errors)
+    finally:
+        try:
+            shot = _screenshot(page, nb)
+            notes.append(f"screenshot: {shot.relative_to(REPO)}")
+        except Exception as exc:  # noqa: BLE001 (a failed screenshot must not hide the real failure)
+            notes.append(f"screenshot failed: {exc}")
+        page.close()
+        lab.shutdown_kernels()
+        timings["total_s"] = round(time.monotonic() - t0, 2)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / (nb.replace("/", "__").removesuffix(".ipynb") + ".json")).write_text(
+            json.dumps({"notebook": nb, "timings": timings, "notes": notes}, indent=2)
+        )
+        print(f"{nb}: {timings}; " + "; ".join(notes))
+    assert _file_digest(path) == digest, f"{nb}: the browser run modified the notebook file (autosave?)"

@@ -1,0 +1,246 @@
+"""Pictures of lessons 01 and 02: every drawn artist shows the number the losses module computes."""
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from perceptron_lib import data, fit_batch, fit_perceptron, losses
+from perceptron_lib.panels import loss as LP
+from perceptron_lib.widgets import DataPanel, LiveFigure, LossPanel, StepThrough
+
+X, Y = data.small_2d()
+X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
+Y8 = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
+
+
+def axes(n=1, projection=None):
+    fig = Figure()
+    return [fig.add_subplot(1, n, j + 1, projection=projection) for j in range(n)]
+
+
+# --------------------------------------------------------------------------- the margin picture
+
+
+def test_margin_losses_curves_are_the_losses():
+    (ax,) = axes()
+    curves = LP.draw_margin_losses(ax, m_range=(-2, 2))
+    assert set(curves) == {"zero_one", "perceptron", "hinge"}
+    for name, line in curves.items():
+        m, v = line.get_xdata(), line.get_ydata()
+        ok = np.isfinite(m)
+        np.testing.assert_allclose(v[ok], losses.loss_of_margin(m[ok], loss=name))
+    # the 0-1 curve is broken at its jump, not joined by a vertical segment
+    assert np.isnan(curves["zero_one"].get_xdata()).sum() == 1
+
+
+@pytest.mark.parametrize("m, theta", [(-1.0, 0.0), (0.0, 0.0), (0.0, 1.0), (1.0, 0.5), (0.5, 1.0)])
+def test_margin_reader_reads_values_and_slopes(m, theta):
+    (ax,) = axes()
+    r = LP.MarginReader(ax)
+    html = r.show(m, theta)
+    assert html.startswith("<div") and "margin m" in html
+    for name in r.losses:
+        v = float(losses.loss_of_margin(m, loss=name))
+        np.testing.assert_allclose(r.dots[name].get_xydata(), [[m, v]])
+        g = float(losses.slope_of_margin(m, loss=name, at_kink=theta))
+        seg = r.tangents[name].get_xydata()
+        if np.isnan(g):
+            assert len(seg) == 0
+        else:
+            slope = (seg[1, 1] - seg[0, 1]) / (seg[1, 0] - seg[0, 0])
+            assert slope == pytest.approx(g)
+    at_kink = m in (0.0, 1.0)
+    assert any(len(f.get_xydata()) for f in r.fan) == at_kink
+    assert ("every value in [−1, 0]" in r.text) == at_kink
+
+
+def test_distances_feet_on_the_line():
+    (ax,) = axes()
+    w, b = np.array([1.0, -2.0]), 1.0
+    arts = LP.draw_distances(ax, X, w, b)
+    lines = [a for a in arts if hasattr(a, "get_xydata")]
+    assert len(lines) == len(X)
+    for x, ln in zip(X, lines, strict=True):
+        start, foot = ln.get_xydata()
+        np.testing.assert_allclose(start, x)
+        assert foot @ w + b == pytest.approx(0, abs=1e-12)
+    labels = [a.get_text() for a in arts if hasattr(a, "get_text")]
+    assert "+2.24" in labels and "0" in labels  # example 5's distance, example 4 on the line
+
+
+def test_supporting_lines_and_plane():
+    (ax,) = axes()
+    lines = LP.draw_supporting_lines(ax, 0.0, [-1.0, -0.5, 0.0])
+    for ln, g in zip(lines, [-1.0, -0.5, 0.0], strict=True):
+        (x0, y0), (x1, y1) = ln.get_xydata()
+        assert (y1 - y0) / (x1 - x0) == pytest.approx(g)
+        assert y0 + g * (0 - x0) == pytest.approx(0.0)  # through (0, f(0))
+    (ax3,) = axes(projection="3d")
+    A, B = np.meshgrid(np.linspace(-1, 1, 5), np.linspace(-1, 1, 5))
+    surf = LP.draw_supporting_plane(ax3, A, B, (0.0, 0.0), 1.0, (2.0, -1.0), zmin=0.0)
+    assert surf is not None
+
+
+def test_subgradient_gap_sign():
+    (ax0, ax1) = axes(2)
+    u = np.array([1.0, 0.0, 0.0])
+    g0, g1 = (losses.perceptron_subgradient(u[:2], u[2], X, Y, at_kink=t).vector for t in (0.0, 1.0))
+    assert LP.draw_subgradient_gap(ax0, X, Y, u, g1) >= -1e-12
+    assert LP.draw_subgradient_gap(ax1, X, Y, u, g0 + 1.5 * (g1 - g0), colorbar=False) < 0
+
+
+# --------------------------------------------------------------------------- the slice over (w1, w2)
+
+
+def check_kinks(sl, b):
+    P = losses.kink_lines(X, center=[0, 0, b])
+    segs = sl.kink_segments()
+    assert len(segs) >= 1
+    for i, seg in segs.items():
+        p, q, r = P[i]
+        np.testing.assert_allclose(seg @ [p, q] + r, 0, atol=1e-9)
+
+
+def test_loss_slice_levels_kinks_and_layers():
+    (ax,) = axes()
+    sl = LP.LossSlice(ax, X, Y, b=0.0, num=41)
+    assert sl.levels[0] == 0 and sl.levels[1] == pytest.approx(1e-12)  # the zero band is the zero set
+    np.testing.assert_allclose(sl.values(0.0), losses.loss_surface(X, Y, np.stack(
+        [sl.A, sl.B, np.zeros_like(sl.A)], axis=-1)))
+    check_kinks(sl, 0.0)
+    assert len(sl.kink_segments()) == len(X)  # b = 0: every kink line crosses the box at w = 0
+    assert len(sl.layer_artists()) == 3 + 2 * len(X)  # contourf, contour lines, hatching; lines, labels
+    first = sl.layer_artists()
+    assert sl.set_b(1.0) and not sl.set_b(1.0)
+    check_kinks(sl, 1.0)
+    assert not any(a.get_visible() for a in first) and all(a.get_visible() for a in sl.layer_artists())
+    assert sl.set_b(0.0) and sl.layer_artists() == first  # cached, not rebuilt
+    sl.set_point(1, 2)
+    sl.set_path([[0, 0], [1, 2]])
+    np.testing.assert_array_equal(sl.point.get_xydata(), [[1, 2]])
+    assert len(sl.path.get_xydata()) == 2
+
+
+def test_loss_slice_zero_one_and_errors():
+    (ax,) = axes()
+    sl = LP.LossSlice(ax, X, Y, loss="zero_one", num=31, colorbar=True)
+    np.testing.assert_allclose(sl.levels, (np.arange(len(X) + 2) - 0.5) / len(X))
+    with pytest.raises(ValueError, match="2 features"):
+        LP.LossSlice(ax, np.ones((3, 3)), [1, -1, 1])
+
+
+def test_loss_plane_view_in_a_live_figure():
+    live = LiveFigure(1, 2)
+    view = LP.LossPlaneView(live.axes, X, Y)
+    live.bind(view.show, w1=widgets.FloatSlider(value=1.0, min=-3, max=3, step=0.5),
+              w2=widgets.FloatSlider(value=-2.0, min=-3, max=3, step=0.5),
+              b=widgets.FloatSlider(value=1.0, min=-3, max=3, step=0.5))
+    seg = view.boundary.get_xydata()
+    np.testing.assert_allclose(seg @ [1.0, -2.0] + 1.0, 0, atol=1e-9)
+    np.testing.assert_array_equal(view.slice.point.get_xydata(), [[1.0, -2.0]])
+    assert view.slice.b == 1.0
+    np.testing.assert_array_equal(view.marks.cross.get_xydata(), X[[1, 2, 5]])
+    np.testing.assert_array_equal(view.marks.square.get_xydata(), X[[4]])
+    assert "L(w, b) = 2.1667" in view.text and "mistakes (margin < 0): 1, 2, 5" in view.text
+    live.set(w1=0.0, w2=0.0, b=0.0)
+    assert len(view.boundary.get_xydata()) == 0 and "no boundary" in view.text
+    assert len(view.marks.square.get_xydata()) == len(X)
+
+
+@pytest.mark.parametrize("point", [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, -2.0, 1.0), (1.0, 1.0, 0.0)])
+@pytest.mark.parametrize("theta", [0.0, 1.0])
+def test_subgradient_view_arrows_add_up(point, theta):
+    (ax0, ax1) = axes(2)
+    view = LP.SubgradientView([ax0, ax1], X, Y)
+    view.show(*point, theta)
+    w = np.array(point[:2])
+    g = losses.perceptron_subgradient(w, point[2], X, Y, at_kink=theta)
+    tip = w.copy()
+    for i, arr in enumerate(view.arrows):
+        share = g.contributions[i, :2] / len(Y)
+        assert arr.get_visible() == bool(np.any(share))
+        if arr.get_visible():
+            np.testing.assert_allclose(arr.start, tip)
+            tip = tip + share
+            np.testing.assert_allclose(arr.end, tip)
+    np.testing.assert_allclose(tip, w + g.gw, atol=1e-12)  # the chain ends at the total
+    assert view.total.get_visible() == bool(np.any(g.gw))
+    if view.total.get_visible():
+        np.testing.assert_allclose(view.total.end, w + g.gw)
+    assert [lab.get_text().split("\n")[1] for lab in view.marks.labels] == g.cases.tolist()
+    assert f"θ at the kink = {theta:g}" in view.text
+
+
+# --------------------------------------------------------------------------- in the player
+
+
+def test_contour_path_panel_follows_the_run(monkeypatch):
+    run = fit_perceptron(X8, Y8)
+    panel = LP.ContourPathPanel()
+    # fixed arrow scale: the main panel's scale note would otherwise ask for full redraws of its own
+    p = StepThrough(run, X8, Y8, panels=[panel, LossPanel(losses.loss_along_run, "L")],
+                    data_panel=DataPanel(arrow_scale=0.2))
+    assert panel.blit_layers  # b takes two values in this run
+    full = []
+    monkeypatch.setattr(p, "_full_draw", lambda sc: full.append(1))
+    frames = set()
+    for k in range(p.K + 1):
+        p.seek(k)
+        h = run.history
+        np.testing.assert_array_equal(panel.slice.point.get_xydata(), [h.w[k]])
+        np.testing.assert_array_equal(panel.slice.path.get_xydata(), h.w[: k + 1])
+        assert panel.slice.b == h.b[k]
+        assert panel.ax.title.get_text().endswith(f"b = {h.b[k]:g}")
+        frames.add(p.frame_png())
+    assert not full  # every step was blitted, also when b changed
+    assert len(frames) == p.K + 1
+
+
+def test_contour_path_panel_fixed_b_and_redraw_fallback():
+    run = fit_perceptron(X8, Y8)
+    fixed = LP.ContourPathPanel(b=0.0)
+    p = StepThrough(run, X8, Y8, panels=[fixed])
+    p.seek(1)
+    assert fixed.slice.b == 0.0 and not fixed.blit_layers
+    capped = LP.ContourPathPanel(max_layers=1)
+    p2 = StepThrough(run, X8, Y8, panels=[capped])
+    assert not capped.blit_layers
+    p2.seek(1)
+    assert capped.slice.b == run.history.b[1] and capped.redraw is False  # the player consumed the flag
+    homogeneous = fit_perceptron(X8, Y8, fit_bias=False)
+    p3 = StepThrough(homogeneous, X8, Y8, panels=[LP.ContourPathPanel()])
+    p3.seek(p3.K)
+    with pytest.raises(ValueError, match="'current' or a number"):
+        LP.ContourPathPanel(b="now")
+    X3 = np.column_stack([np.ones(len(Y8)), X8])  # bias absorbed: the main panel shows it, the path panel cannot
+    with pytest.raises(ValueError, match="2 features"):
+        StepThrough(fit_perceptron(X3, Y8), X3, Y8, panels=[LP.ContourPathPanel()])
+
+
+def test_run_switch_swaps_runs_and_renders_fallback():
+    runs = {"online": fit_perceptron(X8, Y8), "batch": fit_batch(X8, Y8),
+            "flipped": (fit_perceptron(X8, -Y8), X8, -Y8), "stuck": fit_perceptron(X8, Y8, update_on="negative")}
+    p = StepThrough(runs["online"], X8, Y8, panels=[LossPanel(losses.loss_along_run, "L")])
+    sw = LP.RunSwitch(p, runs, description="run")
+    assert repr(sw) == "<RunSwitch: online | batch | flipped | stuck; showing online>"
+    assert sw._repr_mimebundle_()["text/plain"] == repr(sw)
+    sw.select("batch")
+    assert p.run is runs["batch"] and p.k == 0
+    sw.select("flipped")
+    np.testing.assert_array_equal(p.y, -Y8)
+    sw.select("stuck")
+    assert p.K == 0
+    with pytest.raises(KeyError, match="the runs are"):
+        sw.select("other")
+    sw.select("batch")
+    fb = sw.to_html(max_frames=3, dpi=30)
+    assert p.run is runs["batch"]  # the player shows the selected run again
+    html = fb._repr_html_()
+    assert html.startswith('<details class="perceptron-fallback"><summary>No kernel?') and html.count("<h4>") == 4
+    assert repr(fb).startswith("<Folded: 4 animation(s)")
+    some = sw.to_html(labels=["stuck", "online"], max_frames=2, dpi=30)._repr_html_()
+    assert some.count("<h4>") == 2 and some.index("stuck") < some.index("online")
+    with pytest.raises(KeyError, match="the runs are"):
+        sw.to_html(labels=["nope"])
+
