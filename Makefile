@@ -21,11 +21,14 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab test lock clean distclean
+.PHONY: help venv lab test lock clean distclean slides app site
 
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
 	@echo "make test       run the unit tests, then every notebook with nbval"
+	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
+	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
+	@echo "make site       build the offline course site into _site/: index + one page per notebook (SITE_STYLE=notebook|lecture|saved)"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -70,6 +73,39 @@ test: venv
 	env -u MPLBACKEND $(PYTHON) -m pytest --nbval notebooks --nbval-sanitize-with $(SANITIZE) || nb=$$?; \
 	echo "==> make test summary: unit tests $$(describe $$unit); notebooks $$(describe $$nb)"; \
 	[ $$unit -eq 0 ] && [ $$nb -eq 0 ]
+
+# ---- instructor mode (README, "For instructors") ------------------------------------
+# The exports run tools/build_slides.py and tools/build_site.py; both need no network and
+# write only into their output folder (git ignores _slides/ and _site/).
+
+SLIDES_STYLE ?= lecture
+SITE_STYLE   ?= notebook
+APP_PORT     ?= 8866
+NB           ?=
+
+# Decks in the lecture preset: each lesson is re-run in a fresh kernel with COURSE_STYLE=lecture
+# (about 10 s a lesson). SLIDES_STYLE=saved exports the saved outputs instead (no kernel).
+slides: venv
+	env -u MPLBACKEND $(PYTHON) tools/build_slides.py --out _slides --style $(SLIDES_STYLE)
+
+# Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
+# live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
+site: venv
+	env -u MPLBACKEND $(PYTHON) tools/build_site.py --out _site --style $(SITE_STYLE)
+
+# One notebook as an app on 127.0.0.1 with a token (printed in the URL). Voila runs it in a
+# fresh kernel and hides the code; tools/jupyter holds its page template (course_app). With
+# --preheat_kernel Voila runs the notebook as soon as it starts, so the page opens ready.
+# COURSE_STYLE=lecture make app NB=03 shows it in the projector preset.
+app: venv
+	@nb=$$(ls notebooks/$(NB)*.ipynb 2>/dev/null | head -n 1); \
+	if [ -z "$(NB)" ] || [ -z "$$nb" ]; then \
+	  echo "usage: make app NB=03   (one of: $$(cd notebooks && ls [0-9][0-9]_*.ipynb | cut -c1-2 | tr '\n' ' '))"; \
+	  exit 2; \
+	fi; \
+	echo "==> make app: $$nb with Voila at http://127.0.0.1:$(APP_PORT)/ (the token is in the URL below; Ctrl-C stops it)"; \
+	env -u MPLBACKEND JUPYTER_PATH="$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	  $(PYTHON) -m voila --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token --preheat_kernel=True --template=course_app $(ARGS) "$$nb"
 
 # ---- maintenance ----------------------------------------------------------------
 

@@ -1,0 +1,204 @@
+"""Build the static, offline course site: ``make site`` runs ``python tools/build_site.py --out _site``.
+
+The site is an index page (the course map: the lessons in order, with their time and their
+solutions) and one page per notebook, exported with nbconvert from the notebooks' stored
+outputs: every figure, and each player's JavaScript animation where the live player stood
+(see course_export.OfflineOutputs). It needs no kernel and nothing from the network: MathJax
+is copied next to the pages from the PyPI package django-static-mathjax, and the build fails
+if any page still loads a script, stylesheet or image from an http(s) address.
+
+Layout of the output folder::
+
+    index.html                      the course map
+    00_start_here.html ...          one page per lesson
+    solutions/NN_topic_solutions.html
+    mathjax/                        MathJax 3 (TeX input, SVG output), one 2.3 MB file
+
+``--style notebook`` (what ``make site`` uses) re-runs each notebook in a fresh kernel first
+(``COURSE_STYLE=notebook``): the saved notebooks keep no widget state, and the run stores it, so
+each live figure (a ``LiveFigure``) gets a still of its picture; ``--style lecture`` does the same
+in the projector preset; ``--style saved`` (fastest, no kernel) exports the saved outputs, where
+live figures have no picture. A notebook that fails to re-run is exported from its saved
+outputs, with a WARNING line that names it. ``--no-solutions`` leaves the solutions out; ``--notebooks DIR``
+exports another folder of notebooks (used by the tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import sys
+import time
+from pathlib import Path
+
+from nbconvert.exporters import HTMLExporter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course_export as ce  # noqa: E402
+
+COURSE_TITLE = "The perceptron, step by step"
+
+
+def _rel(target: Path, start: Path) -> str:
+    return Path(os.path.relpath(target, start)).as_posix()
+
+
+def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, nav: dict, style: str = "saved",
+                warnings: list | None = None) -> Path:
+    """Export one notebook to its page under `out_dir` (re-run first unless `style` is "saved")."""
+    rel = path.relative_to(notebook_dir).with_suffix("")
+    page = out_dir / rel.with_suffix(".html")
+    page.parent.mkdir(parents=True, exist_ok=True)
+    here = rel.parent.as_posix() if rel.parent.as_posix() != "." else ""
+    mathjax = _rel(out_dir / "mathjax" / ce.MATHJAX_FILE, page.parent)
+
+    exporter = HTMLExporter(
+        template_name="course_site",
+        extra_template_basedirs=[str(ce.TEMPLATES)],
+        mathjax_url=mathjax,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    offline = ce.OfflineOutputs(link_suffix=".html", link_targets=targets)
+    exporter.register_preprocessor(offline, enabled=True)
+    nb = ce.read(path)
+    nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
+    resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name}}
+    body, _ = exporter.from_notebook_node(nb, resources=resources)
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def index_page(entries: list[dict]) -> str:
+    """The course map: one row per lesson, in order, with its time and a link to its solutions."""
+    rows = []
+    for e in entries:
+        sol = f' &middot; <a href="{e["solutions"]}">solutions</a>' if e.get("solutions") else ""
+        time_ = f'<span class="time">{html.escape(e["time"])}</span>' if e["time"] else ""
+        rows.append(
+            f'<li><a href="{e["href"]}">{html.escape(e["title"] or e["name"])}</a>{sol} {time_}'
+            f'<div class="file">{html.escape(e["name"])}.ipynb</div></li>'
+        )
+    items = "\n".join(rows)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>{COURSE_TITLE}</title>
+<style>
+body {{ font: 17px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111;
+  max-width: 820px; margin: 2em auto; padding: 0 1em; }}
+h1 {{ font-size: 1.8em; margin-bottom: 0.2em; }}
+ol.course {{ padding-left: 0; list-style: none; }}
+ol.course li {{ margin: 0.8em 0; }}
+ol.course li > a {{ font-weight: 600; font-size: 1.1em; }}
+.time {{ color: #555; margin-left: 0.6em; font-size: 0.9em; }}
+.file {{ color: #777; font: 0.8em ui-monospace, monospace; }}
+.note {{ color: #444; background: #f4f4f4; padding: 0.6em 1em; border-radius: 4px; }}
+</style>
+</head>
+<body>
+<h1>{COURSE_TITLE}</h1>
+<p>An interactive course on the perceptron. Work through the lessons in order: each one uses the
+ones before it.</p>
+<ol class="course" start="0">
+{items}
+</ol>
+<p class="note">This is the offline copy of the course: every figure is here, and each player is a
+recorded animation that you step through with the buttons under its picture. It needs no
+internet and no Python. To change the code and run it, open the notebooks with <code>make lab</code>.</p>
+</body>
+</html>
+"""
+
+
+def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions: bool = True,
+          style: str = "saved") -> dict:
+    """Build the site into `out_dir` (emptied first); returns a summary with the pages and the size."""
+    start = time.monotonic()
+    out_dir = Path(out_dir).resolve()
+    notebook_dir = Path(notebook_dir).resolve()
+    lessons = ce.lessons(notebook_dir)
+    if not lessons:
+        raise SystemExit(f"no notebooks NN_topic.ipynb in {notebook_dir}")
+    sols = ce.solutions(notebook_dir) if include_solutions else []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in list(out_dir.glob("*.html")) + list((out_dir / "solutions").glob("*.html")):
+        old.unlink()
+    ce.copy_mathjax(out_dir / "mathjax")
+
+    targets = {p.relative_to(notebook_dir).with_suffix("").as_posix(): True for p in lessons + sols}
+    infos = []
+    for p in lessons:
+        nb = ce.read(p)
+        infos.append({"path": p, "name": p.stem, "title": ce.title_of(nb), "time": ce.minutes_of(nb)})
+    by_lesson = {}
+    for s in sols:
+        by_lesson[s.stem.removesuffix("_solutions")] = s
+
+    pages, warnings = [], []
+    for i, info in enumerate(infos):
+        prev = infos[i - 1] if i > 0 else None
+        nxt = infos[i + 1] if i + 1 < len(infos) else None
+        nav = {
+            "index": "index.html",
+            "prev": prev and {"href": prev["name"] + ".html", "title": prev["title"] or prev["name"]},
+            "next": nxt and {"href": nxt["name"] + ".html", "title": nxt["title"] or nxt["name"]},
+        }
+        pages.append(export_page(info["path"], notebook_dir, out_dir, targets, nav, style, warnings))
+        print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
+        sol = by_lesson.get(info["name"])
+        info["href"] = info["name"] + ".html"
+        info["solutions"] = f"solutions/{sol.stem}.html" if sol else None
+    for s in sols:
+        lesson = s.stem.removesuffix("_solutions")
+        nav = {
+            "index": "../index.html",
+            "prev": {"href": f"../{lesson}.html", "title": "back to the lesson"} if lesson in targets else None,
+            "next": None,
+        }
+        pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings))
+        print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
+    (out_dir / "index.html").write_text(index_page(infos), encoding="utf-8")
+    pages.insert(0, out_dir / "index.html")
+
+    bad = ce.check_offline(out_dir)
+    if bad:
+        lines = [f"  {f}: {refs[0]!r}" for f, refs in bad.items()]
+        raise SystemExit("the site loads files from the network:\n" + "\n".join(lines))
+    return {
+        "out": out_dir,
+        "pages": pages,
+        "bytes": ce.folder_size(out_dir),
+        "seconds": time.monotonic() - start,
+        "warnings": warnings,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=ce.ROOT / "_site", help="output folder (default: _site)")
+    parser.add_argument("--notebooks", type=Path, default=ce.NOTEBOOKS, help="folder of NN_topic.ipynb notebooks")
+    parser.add_argument("--no-solutions", action="store_true", help="leave the solutions notebooks out")
+    parser.add_argument(
+        "--style",
+        choices=("notebook", "lecture", "saved"),
+        default="saved",
+        help="re-run each notebook in this figure preset first, or export the saved outputs (default)",
+    )
+    args = parser.parse_args(argv)
+    summary = build(args.out, args.notebooks, include_solutions=not args.no_solutions, style=args.style)
+    out = summary["out"]
+    print(
+        f"site: {len(summary['pages'])} pages in {out} ({summary['bytes'] / 1e6:.1f} MB in all, style {args.style}, "
+        f"no http(s) references), built in {summary['seconds']:.1f} s; open {out / 'index.html'}"
+    )
+    for w in summary["warnings"]:
+        print(f"WARNING: {w}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""Export every lesson as a reveal.js slide deck: ``make slides`` runs
+``python tools/build_slides.py --out _slides``.
+
+Each cell's ``metadata.slideshow.slide_type`` says where it goes (slide, subslide, fragment,
+"-" to continue the slide, notes for the speaker notes, skip to leave it out), as in
+``jupyter nbconvert --to slides``. Where a live player stood, the deck shows the player's
+JavaScript animation (the cell after it, see course_export.OfflineOutputs). The deck works
+offline: reveal.js (from the PyPI package sphinx-revealjs) and MathJax 3 (from
+django-static-mathjax) are copied next to the decks, and the build fails if a deck still loads
+anything from an http(s) address.
+
+``--style lecture`` (what ``make slides`` uses) re-runs each lesson in a fresh kernel with
+``COURSE_STYLE=lecture`` first, so every figure and animation is in the projector preset;
+``--style notebook`` re-runs it in the notebook preset; ``--style saved`` (the fastest, no
+kernel) exports the outputs saved in the notebooks. A lesson that fails to re-run is exported
+from its saved outputs, with a WARNING line that names it.
+
+Output::
+
+    index.html                 a list of the decks
+    00_start_here.slides.html  one deck per lesson
+    reveal.js/                 reveal.js 5 (script, core CSS, the white theme, the notes plugin)
+    mathjax/                   MathJax 3 (one file)
+
+In a deck: arrow keys or space to move, Esc for the overview, S for the speaker notes, F for
+full screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+import time
+from pathlib import Path
+
+from nbconvert.exporters import SlidesExporter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course_export as ce  # noqa: E402
+
+SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
+
+
+def slide_type(cell) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-") or "-"
+
+
+def keep_animations(nb) -> None:
+    """A player's animation belongs on the slides: show it even where its cell is marked skip."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and any(ce.is_animation(o) for o in cell.get("outputs", [])):
+            if slide_type(cell) in ("skip", "notes"):
+                cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
+
+
+def count_slides(nb) -> int:
+    """How many slides and sub-slides a notebook makes (the first cell always opens one)."""
+    n = 0
+    for i, cell in enumerate(nb.cells):
+        st = slide_type(cell)
+        if st in ("slide", "subslide") or (i == 0 and st not in ("skip", "notes")):
+            n += 1
+    return n
+
+
+def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved",
+                warnings: list | None = None) -> tuple[Path, int]:
+    """Export one lesson to ``out_dir/<name>.slides.html``; returns the deck's path and its slide count."""
+    nb = ce.rerun(ce.read(path), path, style, warnings if warnings is not None else [])
+    keep_animations(nb)
+    exporter = SlidesExporter(
+        template_name="course_reveal",
+        extra_template_basedirs=[str(ce.TEMPLATES)],
+        reveal_url_prefix="reveal.js",
+        reveal_theme="white",
+        reveal_transition="none",
+        reveal_number="c/t",
+        reveal_width="1100",
+        reveal_height="800",
+        mathjax_url=f"mathjax/{ce.MATHJAX_FILE}",
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    exporter.register_preprocessor(ce.OfflineOutputs(link_suffix=".slides.html", link_targets=targets), enabled=True)
+    resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
+    body, _ = exporter.from_notebook_node(nb, resources=resources)
+    deck = out_dir / f"{path.stem}.slides.html"
+    deck.write_text(body, encoding="utf-8")
+    return deck, count_slides(nb)
+
+
+def index_page(decks: list[dict]) -> str:
+    rows = "\n".join(
+        f'<li><a href="{d["href"]}">{html.escape(d["title"])}</a> <span>({d["slides"]} slides)</span></li>'
+        for d in decks
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Slides: the perceptron, step by step</title>
+<style>body {{ font: 18px/1.6 system-ui, sans-serif; max-width: 760px; margin: 2em auto; }}
+span {{ color: #666; font-size: 0.9em; }}</style></head>
+<body><h1>Slides: the perceptron, step by step</h1>
+<ol start="0">
+{rows}
+</ol>
+<p>In a deck: the arrow keys or space move on, Esc shows the overview, S opens the speaker notes,
+F goes full screen. A player is shown as its recorded animation: step it with the buttons under
+its picture.</p>
+</body></html>
+"""
+
+
+def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, style: str = "saved", only=None) -> dict:
+    """Build the decks into `out_dir`; returns a summary (decks with slide counts, size, time)."""
+    start = time.monotonic()
+    out_dir = Path(out_dir).resolve()
+    notebook_dir = Path(notebook_dir).resolve()
+    lessons = ce.lessons(notebook_dir)
+    if only:
+        lessons = [p for p in lessons if any(p.name.startswith(o) for o in only)]
+    if not lessons:
+        raise SystemExit(f"no notebooks NN_topic.ipynb in {notebook_dir}" + (f" matching {only}" if only else ""))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("*.slides.html"):
+        old.unlink()
+    ce.copy_reveal(out_dir / "reveal.js")
+    ce.copy_mathjax(out_dir / "mathjax")
+    targets = {p.stem: True for p in ce.lessons(notebook_dir)}
+    decks, warnings = [], []
+    for p in lessons:
+        deck, n = export_deck(p, out_dir, targets, style=style, warnings=warnings)
+        decks.append({"path": deck, "href": deck.name, "title": ce.title_of(ce.read(p)) or p.stem, "slides": n})
+        print(f"  {deck.name}: {n} slides ({deck.stat().st_size / 1e6:.2f} MB)", flush=True)
+    (out_dir / "index.html").write_text(index_page(decks), encoding="utf-8")
+    bad = ce.check_offline(out_dir)
+    if bad:
+        lines = [f"  {f}: {refs[0]!r}" for f, refs in bad.items()]
+        raise SystemExit("the decks load files from the network:\n" + "\n".join(lines))
+    return {"out": out_dir, "decks": decks, "bytes": ce.folder_size(out_dir), "seconds": time.monotonic() - start,
+            "warnings": warnings}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=ce.ROOT / "_slides", help="output folder (default: _slides)")
+    parser.add_argument("--notebooks", type=Path, default=ce.NOTEBOOKS, help="folder of NN_topic.ipynb notebooks")
+    parser.add_argument(
+        "--style",
+        choices=("lecture", "notebook", "saved"),
+        default="saved",
+        help="re-run each lesson in this figure preset first, or export the saved outputs (default)",
+    )
+    parser.add_argument("--only", nargs="*", help="only the lessons whose names start with these (e.g. 03)")
+    args = parser.parse_args(argv)
+    summary = build(args.out, args.notebooks, style=args.style, only=args.only)
+    print(
+        f"slides: {len(summary['decks'])} decks in {summary['out']} ({summary['bytes'] / 1e6:.1f} MB in all, "
+        f"style {args.style}, no http(s) references), built in {summary['seconds']:.1f} s; "
+        f"open {summary['out'] / 'index.html'}"
+    )
+    for w in summary["warnings"]:
+        print(f"WARNING: {w}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
