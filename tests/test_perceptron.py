@@ -209,6 +209,20 @@ def test_negative_rule_never_moves_from_zero(X, seed, order):
     assert run.mistakes == 0 and run.converged and not run.w.any() and run.b == 0.0
 
 
+@settings(max_examples=60, deadline=None)
+@given(X=small_X, seed=st.integers(0, 10_000), eta=st.floats(1e-2, 1e2), order=st.sampled_from(["cyclic", "random"]),
+       fit_bias=st.booleans())
+def test_dual_identity_property(X, seed, eta, order, fit_bias):
+    # From w0 = 0, b0 = 0: w = eta * sum over updates of y_i x_i, b likewise with y_i, at every step.
+    y = np.where(np.random.default_rng(seed).random(len(X)) < 0.5, -1.0, 1.0)
+    run = fit_perceptron(X, y, eta=eta, order=order, rng=seed, max_epochs=15, fit_bias=fit_bias)
+    counts = run.update_counts()
+    np.testing.assert_allclose(run.w, eta * (counts * y) @ X, rtol=1e-9, atol=1e-9 * eta * (1 + np.abs(X).sum()))
+    assert run.b == pytest.approx(eta * (counts * y).sum() if fit_bias else 0.0, abs=1e-9 * eta * len(X))
+    steps = eta * np.cumsum(y[run.history.i, None] * X[run.history.i], axis=0)
+    np.testing.assert_allclose(run.history.w[1:], steps, rtol=1e-9, atol=1e-9 * eta * (1 + np.abs(X).sum()))
+
+
 def test_eta_matters_from_a_nonzero_start():
     X, y = random_data(3, n=40)
     a = fit_perceptron(X, y, w0=[1.0, 1.0, 1.0])
