@@ -29,7 +29,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
-from browser_support import browser_missing_reason, jupyter_server, launch  # noqa: E402
+from browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch  # noqa: E402
 
 LABEL_NOTEBOOK = {
     "cells": [
@@ -55,13 +55,6 @@ LABEL_NOTEBOOK = {
     "nbformat": 4,
     "nbformat_minor": 5,
 }
-
-JS_KERNEL_IDLE = """(path) => {
-  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.sessionContext.isReady) return false;
-  const k = w.sessionContext.session && w.sessionContext.session.kernel;
-  return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
-}"""
 
 JS_ALL_RAN = """() => {
   const w = window.jupyterapp.shell.currentWidget;

@@ -269,3 +269,13 @@ def _kill_group(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)  # kernels that outlived the server
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
+
+
+# The kernel of the current notebook panel is up: the session exists, the kernel is connected
+# and idle. The toolbar indicator alone reads "idle" before the kernel exists.
+JS_KERNEL_IDLE = """(path) => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.sessionContext.isReady) return false;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
+}"""

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_support import jupyter_server, launch, require_browser
+from browser_support import JS_KERNEL_IDLE, jupyter_server, launch, require_browser
 
 pytestmark = pytest.mark.browser
 
@@ -101,14 +101,6 @@ def browser_context(lab):
 
 # ----------------------------------------------------------------------------- in-page JS
 
-# The kernel of the current notebook panel is up: the session exists, the kernel is connected
-# and idle. The toolbar indicator alone reads "idle" before the kernel exists.
-JS_KERNEL_IDLE = """(path) => {
-  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.sessionContext.isReady) return false;
-  const k = w.sessionContext.session && w.sessionContext.session.kernel;
-  return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
-}"""
 
 # Cells of the current notebook: type, prompt text, outputs (as saved JSON).
 JS_CELLS = """() => {
