@@ -17,6 +17,25 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """One Playwright and one headless Chromium for the whole session.
+
+    Playwright's sync API runs one instance per process: the browser tests and the instructor
+    checks must share this one (two would fail with "Sync API inside the asyncio loop").
+    Skips, or fails under COURSE_REQUIRE_BROWSER=1, when Chromium is missing.
+    """
+    from browser_support import launch, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        yield browser
+        browser.close()
+
+
 @pytest.fixture(autouse=True)
 def _close_figures():
     """Close every figure a test opened, so none leak into the next test."""

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, launch, require_browser
+from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
 
 pytestmark = pytest.mark.browser
 
@@ -87,16 +87,11 @@ def lab(served_root):
 
 
 @pytest.fixture(scope="session")
-def browser_context(lab):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(WIDGET_TIMEOUT_MS)
-        yield context
-        context.close()
-        browser.close()
+def browser_context(lab, chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(WIDGET_TIMEOUT_MS)
+    yield context
+    context.close()
 
 
 # ----------------------------------------------------------------------------- in-page JS

@@ -273,22 +273,7 @@ def test_makefile_has_the_instructor_targets():
 # ----------------------------------------------------------------------------- browser checks
 
 
-def _browser():
-    from browser_support import require_browser
-
-    require_browser()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    _browser()
-    from browser_support import launch
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = launch(pw)
-        yield browser
-        browser.close()
+# `chromium` (one browser for the session) comes from conftest.py.
 
 
 def _offline_page(browser, viewport=(1280, 800)):
