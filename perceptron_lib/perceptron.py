@@ -369,10 +369,15 @@ def fit_perceptron(
     w, b = check_start(w0, b0, d)
     gen = check_rng(rng) if order == "random" else None
     rec = _Recorder(w, b)
-    bias_step = 1.0 if fit_bias else 0.0
 
-    # Work with margins directly: m = (y*x) @ w + y*b, one matmul per chunk.
-    Z = y[:, None] * X
+    # Work with margins directly, b folded in: m = [y*x, y] @ [w, b], one matmul per chunk.
+    # Each update adds the row eta*[y_i x_i, y_i] (its last entry 0 when b is not fitted).
+    Z = np.empty((n, d + 1))
+    np.multiply(X, y[:, None], out=Z[:, :d])
+    Z[:, d] = y
+    scale = np.full(d + 1, eta)
+    scale[d] = eta if fit_bias else 0.0
+    wb = np.append(w, b)
     seen: dict[bytes, tuple[int, int]] = {}
     converged, cycle = False, None
     chunk = _MIN_CHUNK
@@ -380,29 +385,26 @@ def fit_perceptron(
     while epoch < max_epochs:
         epoch += 1
         idx = None if gen is None else gen.permutation(n)
-        Zo, yo = (Z, y) if idx is None else (Z[idx], y[idx])
+        Zo = Z if idx is None else Z[idx]
         before = rec.n
         pos = 0
         while pos < n:
             stop = min(pos + chunk, n)
-            m = Zo[pos:stop] @ w
-            m += yo[pos:stop] * b
+            m = Zo[pos:stop] @ wb
             if update_on == "nonpositive":
                 hit = m <= 0
             elif update_on == "negative":
                 hit = m < 0
             else:  # "sign", sgn(0) = -1: a zero score is a mistake only for y = +1
-                hit = (m < 0) | ((m == 0) & (yo[pos:stop] > 0))
+                hit = (m < 0) | ((m == 0) & (Zo[pos:stop, d] > 0))
             j = int(hit.argmax())
             if not hit[j]:
                 pos = stop
                 chunk = min(chunk * 2, _MAX_CHUNK)
                 continue
             i = pos + j if idx is None else int(idx[pos + j])
-            yi = y[i]
-            w = w + eta * Z[i]
-            b = b + eta * yi * bias_step
-            rec.add(i, (i,), epoch, w, b, m[j], np.nan)
+            wb = wb + scale * Z[i]
+            rec.add(i, (i,), epoch, wb[:d], wb[d], m[j], np.nan)
             pos += j + 1
             # Next chunk about twice the gap just seen: short during a burst of mistakes, long once they thin out.
             chunk = min(max(_MIN_CHUNK, 2 * (j + 1)), _MAX_CHUNK)
@@ -410,12 +412,13 @@ def fit_perceptron(
             converged = True
             break
         if gen is None:
-            key = w.tobytes() + np.float64(b).tobytes()
+            key = wb.tobytes()
             if key in seen:
                 start, mistakes_then = seen[key]
                 cycle = Cycle(start=start, length=epoch - start, mistakes_per_cycle=rec.n - mistakes_then)
                 break
             seen[key] = (epoch, rec.n)
+    w, b = wb[:d], float(wb[d])
     hist = rec.history()
     # margin_after is measured from the stored state, not filled in from the identity
     # m_after = m_before + eta(|x|^2 + 1), so that tests of the identity are not circular.
