@@ -961,11 +961,12 @@ class StepThrough(ShowsWidget):
     def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None) -> AnimationHTML:
         """The same frames as a self-contained JavaScript animation (works offline, no kernel needed).
 
-        At most `max_frames` frames, evenly subsampled over 0..K (both ends included), rendered
-        at `dpi` by the player's own blit path; fewer frames are used if needed to keep the HTML
-        at most `max_bytes` (2 MB). The frames go through ``FuncAnimation(...).to_jshtml()`` on
-        a figure that shows each rendered frame as an image, so saving costs a PNG encode per
-        frame instead of a full redraw. Returns an `AnimationHTML` (``_repr_html_``, ``nbytes``,
+        At most `max_frames` frames, evenly subsampled over 0..K (both ends included), drawn by
+        the player's own figure and blit path and scaled down to `dpi` (no second figure is
+        built, so the cost is the frames themselves); fewer frames are used if needed to keep the
+        HTML at most `max_bytes` (2 MB). The frames go through ``FuncAnimation(...).to_jshtml()``
+        on a figure that shows each frame as an image, so saving costs a PNG encode per frame
+        instead of a full redraw. Returns an `AnimationHTML` (``_repr_html_``, ``nbytes``,
         ``frames``). The HTML holds random ids: in an nbval-checked notebook mark that cell
         ``# NBVAL_IGNORE_OUTPUT`` or sanitize the ids. Scripts in stored HTML run only in
         trusted notebooks.
@@ -980,13 +981,21 @@ class StepThrough(ShowsWidget):
         def subsample(m):
             return sorted(set(np.linspace(0, K, num=max(2, min(m, K + 1))).round().astype(int).tolist()))
 
-        scene = self._build(self._run, self._X, self._y, dpi)  # panels now draw on the scratch figure
+        from PIL import Image as _PILImage  # Pillow comes with matplotlib
+
+        scene = self._scene
+        scale = dpi / self._dpi
         rgba = {}
         try:
             def grab(k):
                 if k not in rgba:
                     self._draw_step(scene, k)
-                    rgba[k] = np.asarray(scene.canvas.buffer_rgba()).copy()
+                    frame = np.asarray(scene.canvas.buffer_rgba())
+                    if scale != 1.0:
+                        h0, w0 = frame.shape[:2]
+                        size = (max(1, round(w0 * scale)), max(1, round(h0 * scale)))
+                        frame = np.asarray(_PILImage.fromarray(frame).resize(size, _PILImage.Resampling.LANCZOS))
+                    rgba[k] = frame.copy()
                 return rgba[k]
 
             h, w = grab(0).shape[:2]
@@ -1019,8 +1028,7 @@ class StepThrough(ShowsWidget):
                     frames = [frames[j] for j in
                               sorted(set(np.linspace(0, len(frames) - 1, num=keep).round().astype(int).tolist()))]
         finally:
-            self._scene = self._build(self._run, self._X, self._y, self._dpi)  # draw the panels back on ours
-            self._render(self.k)
+            self._render(self.k)  # the player's figure shows its current step again
         return AnimationHTML(html, frames, dpi)
 
     def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html) -> Folded:
