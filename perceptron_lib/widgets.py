@@ -236,9 +236,10 @@ class DataPanel:
                                   fontsize=s.legend_size, color="#333333", zorder=8,
                                   bbox=dict(boxstyle="round,pad=0.2", facecolor="#FFFFFF", edgecolor="none",
                                             alpha=0.85))
-        # the scale note is static (text is slow to render): when it changes, the panel asks for a full redraw
+        # The scale note moves with the run like the caption: blitted, so a change of scale (frequent
+        # when the static animation jumps between sampled steps) costs a text draw, not a full redraw.
         self.moving = [self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch, self.update_arrow.patch,
-                       self.mistakes, self.ring, ax.title]
+                       self.mistakes, self.ring, ax.title, self.scale_text]
         if not arrows:
             for a in (self.ghost, self.w_arrow, self.update_arrow):
                 a.hide()
@@ -336,10 +337,7 @@ class DataPanel:
         else:
             cap = f"update {k} of {K}:{sep}{_plural(len(st.batch), 'example')}"
         self.ax.title.set_text(cap)  # not set_title: that would re-read rcParams outside the player's style
-        note = "" if self.arrow_scale == 1 else f"arrows ×{_fraction(self.arrow_scale)}"
-        if note != self.scale_text.get_text():
-            self.scale_text.set_text(note)
-            self.redraw = True
+        self.scale_text.set_text("" if self.arrow_scale == 1 else f"arrows ×{_fraction(self.arrow_scale)}")
         return self.moving
 
 

@@ -342,7 +342,8 @@ def test_steps_blit_without_full_draws(blobs, monkeypatch):
         p.next()
         notes.append(p.panels[0].scale_text.get_text())
     changes = sum(a != b for a, b in zip(notes, notes[1:], strict=False))
-    assert len(calls) == changes < p.K / 3  # full draws only where the arrow-scale note changed
+    assert changes > 0  # the arrow-scale note changes along this run...
+    assert calls == []  # ...and is blitted like the caption: stepping never redraws the whole figure
     p2 = StepThrough(run, X, y, data_panel=DataPanel(arrow_scale=0.5))
     monkeypatch.setattr(p2, "_full_draw", lambda sc: calls.append("p2"))
     for _ in range(p2.K):
