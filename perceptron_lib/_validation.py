@@ -21,6 +21,7 @@ __all__ = [
     "check_start",
     "check_rng",
     "check_finite_scalar",
+    "read_only",
 ]
 
 
@@ -214,3 +215,14 @@ def check_rng(rng) -> np.random.Generator:
         f"rng must be None, an int seed or a numpy.random.Generator; got {rng!r}. "
         f"Use rng=np.random.default_rng(0) for a reproducible run."
     )
+
+
+def read_only(a):
+    """Mark array `a` read-only in place and return it (None passes through).
+
+    The frozen result records use it, so a student cannot change a run's history by accident.
+    """
+    if a is not None:
+        a = np.asarray(a)
+        a.setflags(write=False)
+    return a

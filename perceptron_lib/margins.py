@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_X, check_X_y
+from ._validation import check_X, check_X_y, read_only
 from .losses import _check_w, _check_w_b
 
 __all__ = [
@@ -33,11 +33,6 @@ def _check_fit_bias(fit_bias) -> bool:
         raise TypeError(f"fit_bias must be True or False; got {fit_bias!r}.")
     return bool(fit_bias)
 
-
-def _frozen(a):
-    if a is not None:
-        a.setflags(write=False)
-    return a
 
 
 def geometric_margin(w, b, X, y) -> float:
@@ -121,7 +116,7 @@ class Separability:
     fit_bias: bool
 
     def __post_init__(self):
-        _frozen(self.w)
+        read_only(self.w)
 
     def __bool__(self) -> bool:
         return self.separable
@@ -218,8 +213,8 @@ class Separator:
     fit_bias: bool
 
     def __post_init__(self):
-        _frozen(self.w)
-        _frozen(self.support)
+        read_only(self.w)
+        read_only(self.support)
 
 
 def _geometric(w, b, X, y) -> float:
@@ -367,7 +362,7 @@ class MistakeBound:
     form: str
 
     def __post_init__(self):
-        _frozen(self.w)
+        read_only(self.w)
 
 
 def _not_separating(name: str, gamma: float) -> ValueError:

@@ -24,6 +24,7 @@ from ._validation import (
     check_rng,
     check_start,
     check_X_y,
+    read_only,
 )
 
 __all__ = [
@@ -112,11 +113,6 @@ class State:
         return self.k
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.asarray(a)
-    a.setflags(write=False)
-    return a
-
 
 @dataclass(frozen=True, eq=False)
 class History:
@@ -147,7 +143,7 @@ class History:
 
     def __post_init__(self):
         for name in ("w", "b", "i", "epoch", "margin_before", "margin_after"):
-            _frozen(getattr(self, name))
+            read_only(getattr(self, name))
 
     def __len__(self) -> int:
         return len(self.b)
@@ -232,7 +228,7 @@ class Run:
     n_samples: int = 0
 
     def __post_init__(self):
-        _frozen(self.w)
+        read_only(self.w)
 
     def state(self, k: int) -> State:
         """The state after update k (0 is the start); same as ``history[k]``."""
@@ -300,7 +296,7 @@ class _Recorder:
         k = self.n
         W = np.vstack([self.w0[None, :], self.W[:k]])
         B = np.concatenate([[self.b0], self.B[:k]])
-        batches = tuple(_frozen(np.asarray(bt, dtype=np.intp)) for bt in self.batches)
+        batches = tuple(read_only(np.asarray(bt, dtype=np.intp)) for bt in self.batches)
         return History(W, B, self.I[:k].copy(), self.E[:k].copy(), self.MB[:k].copy(), self.MA[:k].copy(), batches)
 
 

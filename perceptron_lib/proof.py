@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_choice, check_eta, check_positive_int, check_X_y
+from ._validation import check_choice, check_eta, check_positive_int, check_X_y, read_only
 from .losses import _check_w, _check_w_b
 from .margins import max_margin_separator, radius
 from .perceptron import UPDATE_RULES, History, Run, is_mistake
@@ -52,11 +52,6 @@ def augment(X) -> np.ndarray:
     X = check_X(X)
     return np.hstack([np.ones((X.shape[0], 1)), X])
 
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.asarray(a)
-    a.setflags(write=False)
-    return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,7 +103,7 @@ class ProofTrace:
 
     def __post_init__(self):
         for name in ("t", "inner", "sqnorm", "floor", "ceiling", "cross", "u"):
-            _frozen(getattr(self, name))
+            read_only(getattr(self, name))
 
     @property
     def mistakes(self) -> int:
@@ -324,7 +319,7 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
     hist = History(
         w=np.array(rows), b=np.zeros(K + 1), i=np.array(chosen, dtype=np.intp), epoch=np.arange(1, K + 1),
         margin_before=np.array(before), margin_after=np.array(after),
-        batches=tuple(_frozen(np.array([i], dtype=np.intp)) for i in chosen),
+        batches=tuple(read_only(np.array([i], dtype=np.intp)) for i in chosen),
     )
     return Run(
         w=w.copy(), b=0.0, mistakes=K, epochs=K + 1 if converged else K, converged=converged, cycle=None,
