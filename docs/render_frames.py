@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from perceptron_lib import fit_perceptron
+from perceptron_lib import data, fit_perceptron, kernels
 from perceptron_lib.widgets import LiftedPanel, LossPanel, StepThrough
 
 HERE = Path(__file__).resolve().parent
@@ -27,11 +27,8 @@ def blobs():
 
 
 def circle():
-    rng = np.random.default_rng(1)
-    Q = rng.uniform(-2, 2, size=(80, 2))
-    Q = Q[np.abs(np.hypot(*Q.T) - 1.2) > 0.25]
-    y = np.where(np.hypot(*Q.T) < 1.2, 1, -1)
-    Z = np.column_stack([Q, (Q ** 2).sum(1)])
+    Q, y = data.circles(80, r_inner=0.8, r_outer=1.6, noise=0.15, seed=1)
+    Z = kernels.lift(Q)
     return fit_perceptron(Z, y), Z, y
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron
+from perceptron_lib import data, fit_batch, fit_minibatch, fit_perceptron, kernels
 from perceptron_lib import plotting as P
 from perceptron_lib import style as S
 from perceptron_lib.perceptron import is_mistake
@@ -30,11 +30,8 @@ def blobs():
 
 @pytest.fixture(scope="module")
 def lifted():
-    rng = np.random.default_rng(1)
-    Q = rng.uniform(-2, 2, size=(60, 2))
-    Q = Q[np.abs(np.hypot(*Q.T) - 1.2) > 0.25]
-    y = np.where(np.hypot(*Q.T) < 1.2, 1, -1)
-    Z = np.column_stack([Q, (Q ** 2).sum(1)])
+    Q, y = data.circles(60, r_inner=0.8, r_outer=1.6, noise=0.15, seed=1)
+    Z = kernels.lift(Q)
     run = fit_perceptron(Z, y)
     assert run.converged and run.mistakes >= 3
     return run, Z, y
