@@ -63,13 +63,16 @@ Built in: `DataPanel` (always the first, main panel), `LossPanel`, `LiftedPanel`
 
 from __future__ import annotations
 
+import base64
 import html as _html
-import io
 import math
 import numbers
 import operator
+import re
 import struct
+import tempfile
 import zlib
+from pathlib import Path
 
 import ipywidgets as widgets
 import matplotlib as mpl
@@ -447,7 +450,7 @@ class ShowsWidget:
 
 
 class AnimationHTML:
-    """A JavaScript animation (from ``FuncAnimation.to_jshtml``) that a notebook displays as HTML."""
+    """A JavaScript animation (matplotlib's ``HTMLWriter`` page) that a notebook displays as HTML."""
 
     def __init__(self, html: str, frames: list, dpi: float):
         self.data = html
@@ -526,6 +529,37 @@ def _png_rgb(rgba: np.ndarray) -> bytes:
             + _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)) + _png_chunk(b"IEND", b""))
 
 
+def _animation_page(frames_b64: list, interval_ms: int) -> str:
+    """matplotlib's JavaScript animation page (``HTMLWriter``) around already encoded PNG frames.
+
+    The writer saves each frame of its figure with ``savefig``, which costs a full draw and a
+    PNG encode per frame; here it saves a blank 4-pixel figure, and the frames it wrote are swapped
+    for ours. The swap is checked: if the page does not hold exactly one frame per input, a
+    newer matplotlib changed its format, and this raises rather than show the wrong frames.
+    """
+    from matplotlib.animation import HTMLWriter
+
+    fig = Figure(figsize=(1, 1), dpi=4)  # a 4x4 blank: the cheapest frame savefig makes
+    FigureCanvasAgg(fig)
+    writer = HTMLWriter(fps=1000 / max(1, int(interval_ms)), embed_frames=True, default_mode="once")
+    with tempfile.TemporaryDirectory(prefix="perceptron-anim-") as tmp:
+        path = Path(tmp, "animation.html")
+        with writer.saving(fig, path, dpi=4):
+            for _ in frames_b64:
+                writer.grab_frame()
+        page = path.read_text(encoding="utf-8")
+    slots = iter(frames_b64)
+    page, n = _FRAME_SLOT.subn(lambda m: f'{m.group(1)}"data:image/png;base64,{next(slots)}"', page)
+    if n != len(frames_b64):
+        raise RuntimeError(f"matplotlib's HTMLWriter page held {n} frame slots for {len(frames_b64)} frames; "
+                           "its format changed: update perceptron_lib.widgets._animation_page.")
+    return page
+
+
+#: one frame in HTMLWriter's page: ``frames[i] = "data:image/png;base64,..."`` (newlines escaped)
+_FRAME_SLOT = re.compile(r'(frames\[\d+\]\s*=\s*)"data:image/png;base64,(?:[^"\\]|\\[\s\S])*"')
+
+
 class _Scene:
     """One built figure: canvas, axes, panels' moving artists, cached background."""
 
@@ -582,6 +616,7 @@ class StepThrough(ShowsWidget):
         self._png = b""
         self._scene = None
         self._run = None
+        self._memory = []  # (run, X, y, scene, panels' states) of runs shown before, oldest first
 
         K = 0
         self._image = widgets.Image(format="png")
@@ -759,8 +794,14 @@ class StepThrough(ShowsWidget):
             self.seek(0)  # like the front end: play at the end starts over
 
     # ------------------------------------------------------------------ run swap and figure
+    #: figures of earlier runs kept, so that switching back to one of them is instant
+    REMEMBER = 6
+
     def set_run(self, run, X=None, y=None) -> None:
         """Show another run (of the same or new data). Pauses, builds a new figure, goes to k = 0.
+
+        The figures of the last `REMEMBER` runs shown are kept: showing one of them again (the
+        same run object on the same data) reuses its figure instead of building it anew.
 
         Raises ValueError, before changing anything, if the run does not fit the data or a panel.
         """
@@ -774,13 +815,17 @@ class StepThrough(ShowsWidget):
             raise ValueError(f"the run's w has length {hw.shape[1]} but X has {X.shape[1]} features.")
         if getattr(run, "n_samples", 0) and run.n_samples != len(X):
             raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(X)} rows.")
-        try:
-            scene = self._build(run, X, y, self._dpi)
-        except Exception:
-            if self._scene is not None:  # a panel failed half-way: draw the panels back on the current run
-                self._scene = self._build(self._run, self._X, self._y, self._dpi)
-                self._render(self.k)
-            raise
+        if self._scene is not None:
+            self._remember()
+        scene = self._recall(run, X, y)
+        if scene is None:
+            try:
+                scene = self._build(run, X, y, self._dpi)
+            except Exception:
+                if self._scene is not None:  # a panel failed half-way: put the panels back on the current run
+                    self._recall(self._run, self._X, self._y)
+                    self._render(self.k, full=True)
+                raise
         self._play.playing = False
         self._run, self._X, self._y, self._scene = run, X, y, scene
         K = len(run.history) - 1
@@ -793,6 +838,29 @@ class StepThrough(ShowsWidget):
         finally:
             self._quiet = False
         self._render(0)
+
+    def _remember(self):
+        """Keep the figure on show, with its panels' state, for when its run is shown again."""
+        self._forget(self._run, self._X, self._y)
+        states = [dict(vars(p)) for p in self.panels]
+        self._memory.append((self._run, self._X, self._y, self._scene, states))
+        del self._memory[:-self.REMEMBER]
+
+    def _recall(self, run, X, y):
+        """The remembered figure of (run, X, y), its panels' state restored; None if there is none."""
+        entry = self._forget(run, X, y)
+        if entry is None:
+            return None
+        for p, state in zip(self.panels, entry[4], strict=True):
+            vars(p).clear()
+            vars(p).update(state)
+        return entry[3]
+
+    def _forget(self, run, X, y):
+        for j, (r, X0, y0, _scene, _states) in enumerate(self._memory):
+            if r is run and np.array_equal(X0, X) and np.array_equal(y0, y):
+                return self._memory.pop(j)
+        return None
 
     def _build(self, run, X, y, dpi):
         s = self._style
@@ -962,72 +1030,50 @@ class StepThrough(ShowsWidget):
         At most `max_frames` frames, evenly subsampled over 0..K (both ends included), drawn by
         the player's own figure and blit path and scaled down to `dpi` (no second figure is
         built, so the cost is the frames themselves); fewer frames are used if needed to keep the
-        HTML at most `max_bytes` (2 MB). The frames go through ``FuncAnimation(...).to_jshtml()``
-        on a figure that shows each frame as an image, so saving costs a PNG encode per frame
-        instead of a full redraw. Returns an `AnimationHTML` (``_repr_html_``, ``nbytes``,
-        ``frames``). The HTML holds random ids: in an nbval-checked notebook mark that cell
-        ``# NBVAL_IGNORE_OUTPUT`` or sanitize the ids. Scripts in stored HTML run only in
-        trusted notebooks.
+        HTML at most `max_bytes` (2 MB). The page is matplotlib's ``HTMLWriter`` animation (its
+        buttons, slider and loop modes); each frame is encoded once, as the player encodes its
+        steps, instead of being drawn again and saved through ``savefig``. Returns an
+        `AnimationHTML` (``_repr_html_``, ``nbytes``, ``frames``). The HTML holds random ids: in
+        an nbval-checked notebook mark that cell ``# NBVAL_IGNORE_OUTPUT`` or sanitize the ids.
+        Scripts in stored HTML run only in trusted notebooks.
         """
-        from matplotlib.animation import FuncAnimation
+        from PIL import Image as _PILImage  # Pillow comes with matplotlib
 
         K = self.K
         dpi = float(dpi)
         max_frames = max(2, int(max_frames))
         interval = int(interval_ms or self.interval_ms)
-
-        def subsample(m):
-            return sorted(set(np.linspace(0, K, num=max(2, min(m, K + 1))).round().astype(int).tolist()))
-
-        from PIL import Image as _PILImage  # Pillow comes with matplotlib
-
         scene = self._scene
         scale = dpi / self._dpi
-        rgba = {}
+        data = {}  # k -> the frame as base64 PNG
+
+        def frame(k):
+            if k not in data:
+                self._draw_step(scene, k)
+                rgba = np.asarray(scene.canvas.buffer_rgba())
+                if scale != 1.0:
+                    h0, w0 = rgba.shape[:2]
+                    size = (max(1, round(w0 * scale)), max(1, round(h0 * scale)))
+                    rgba = np.asarray(_PILImage.fromarray(rgba).resize(size, _PILImage.Resampling.LANCZOS))
+                data[k] = base64.b64encode(_png_rgb(rgba)).decode("ascii")
+            return data[k]
+
+        def subsample(ks, m):
+            picks = np.linspace(0, len(ks) - 1, num=max(2, min(m, len(ks)))).round().astype(int)
+            return [ks[j] for j in sorted(set(picks.tolist()))]
+
+        overhead = 20_000  # matplotlib's script, style and controls
         try:
-            def grab(k):
-                if k not in rgba:
-                    self._draw_step(scene, k)
-                    frame = np.asarray(scene.canvas.buffer_rgba())
-                    if scale != 1.0:
-                        h0, w0 = frame.shape[:2]
-                        size = (max(1, round(w0 * scale)), max(1, round(h0 * scale)))
-                        frame = np.asarray(_PILImage.fromarray(frame).resize(size, _PILImage.Resampling.LANCZOS))
-                    rgba[k] = frame.copy()
-                return rgba[k]
-
-            h, w = grab(0).shape[:2]
-            fig = Figure(figsize=((w + 0.01) / dpi, (h + 0.01) / dpi), dpi=dpi)
-            FigureCanvasAgg(fig)
-            im = fig.figimage(rgba[0], 0, 0, origin="upper")
-
-            def show(k):
-                im.set_data(grab(k))
-                return [im]
-
-            # the size of a saved frame (base64 in the page) sets how many frames fit
-            per_frame = 0
-            for k in (0, K):
-                bio = io.BytesIO()
-                show(k)
-                fig.savefig(bio, format="png", dpi=dpi)
-                per_frame = max(per_frame, len(bio.getvalue()) * 4 / 3 + 40)
-            m = max(2, min(max_frames, int(0.95 * (max_bytes - 20_000) / per_frame)))
-            frames = subsample(m)
-            with mpl.rc_context({"animation.embed_limit": max(1.0, 4 * max_bytes / 2**20)}):
-                while True:
-                    anim = FuncAnimation(fig, show, frames=frames, init_func=lambda: [], interval=interval,
-                                         blit=False, repeat=False, cache_frame_data=False)
-                    html = anim.to_jshtml(default_mode="once")
-                    size = len(html.encode("utf-8"))
-                    if size <= max_bytes or len(frames) <= 2:
-                        break
-                    keep = max(2, int(len(frames) * max_bytes / size * 0.9))
-                    frames = [frames[j] for j in
-                              sorted(set(np.linspace(0, len(frames) - 1, num=keep).round().astype(int).tolist()))]
+            # the two ends bound a frame's size (the last state has the most drawn on it)
+            per_frame = max(len(frame(0)), len(frame(K))) + 40
+            frames = subsample(list(range(K + 1)), min(max_frames, int(0.95 * (max_bytes - overhead) / per_frame)))
+            for k in frames:
+                frame(k)
+            while len(frames) > 2 and overhead + sum(len(data[k]) + 40 for k in frames) > max_bytes:
+                frames = subsample(frames, len(frames) - 1)
         finally:
-            self._render(self.k)  # the player's figure shows its current step again
-        return AnimationHTML(html, frames, dpi)
+            self._draw_step(scene, self.k)  # the canvas shows the current step again (its PNG never changed)
+        return AnimationHTML(_animation_page([data[k] for k in frames], interval), frames, dpi)
 
     def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html) -> Folded:
         """This player's static animation (`to_html`), folded under `summary`: the cell after a player."""
@@ -1044,7 +1090,8 @@ class LiveFigure(ShowsWidget):
     margin m, sliders for (w, b) with linked views, a view angle. Draw the static picture
     once on ``live.axes`` and keep the artists; then `bind` a function that moves them for the
     controls' current values. Each change redraws the Agg canvas into an ``ipywidgets.Image``
-    (about 20-40 ms; no ``Output`` capture, so strict nbval passes).
+    (about 30-80 ms with the layout kept from the first draw; no ``Output`` capture, so strict
+    nbval passes).
 
     Parameters
     ----------
@@ -1087,6 +1134,7 @@ class LiveFigure(ShowsWidget):
         self._controls: dict = {}
         self._fn = None
         self._settled = False
+        self._holding = False
         self.text = ""
         self.widget = widgets.VBox([self._image, self._readout])
         self.widget.add_class("perceptron-livefigure")
@@ -1110,14 +1158,24 @@ class LiveFigure(ShowsWidget):
         self.update()
 
     def _changed(self, _change):
-        self.update()
+        if not self._holding:
+            self.update()
 
     def set(self, **values) -> None:
-        """Set controls by name, as a student would by dragging them (for scripts and tests)."""
-        for name, v in values.items():
+        """Set controls by name, as a student would by dragging them (for scripts and tests).
+
+        However many controls change, the figure is redrawn once, for the new values together.
+        """
+        for name in values:
             if name not in self._controls:
                 raise KeyError(f"no control named {name!r}; the controls are {sorted(self._controls)}.")
-            self._controls[name].value = v
+        self._holding = True
+        try:
+            for name, v in values.items():
+                self._controls[name].value = v
+        finally:
+            self._holding = False
+        self.update()
 
     @property
     def values(self) -> dict:
@@ -1134,12 +1192,18 @@ class LiveFigure(ShowsWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Redraw the whole canvas into the image."""
+        """Redraw the whole canvas into the image.
+
+        The layout is computed at the first draw and then kept: the axes never shift while a
+        control is dragged (a rotating 3-D box would otherwise make them jump), and each redraw
+        skips the layout pass, which is about half its cost.
+        """
         if not self._settled:
             # Constrained layout needs two or three passes to settle with a 3-D axes (the first
             # clips titles in the lecture preset); later passes keep the positions.
             for _ in range(3):
                 self.fig.draw_without_rendering()
+            self.fig.set_layout_engine("none")
             self._settled = True
         self.canvas.draw()
         self._image.value = _png_rgb(np.asarray(self.canvas.buffer_rgba()))

@@ -46,3 +46,28 @@ def test_errors_and_style():
     big = LiveFigure(style="lecture", projection="3d")
     assert big.axes[0].name == "3d" and big.style is style.LECTURE
     assert big.axes[0].xaxis.label.get_fontsize() == style.LECTURE.label_size
+
+
+def test_set_redraws_once_for_several_controls():
+    live, _, calls = _live()
+    calls.clear()
+    live.set(slope=-1.0, offset=0.5)
+    assert calls == [(-1.0, 0.5)]  # one call, with both new values: no half-set frame in between
+    with pytest.raises(KeyError):
+        live.set(slope=0.0, angle=1)
+    assert calls == [(-1.0, 0.5)] and live.values["slope"] == -1.0  # a bad name changes nothing
+
+
+def test_axes_keep_their_place_while_controls_move():
+    live = LiveFigure()
+    ax = live.axes[0]
+    ax.plot([0, 1], [0, 1])
+    # wider tick labels would make constrained layout shift the axes on every redraw
+    live.bind(lambda scale: ax.set_ylim(-scale, scale), scale=widgets.FloatSlider(value=1, min=1, max=1e6))
+    where = ax.get_position().bounds
+    for v in (10.0, 1e3, 1e6, 1.0):
+        live.set(scale=v)
+        assert ax.get_position().bounds == where
+    # the first layout was a real one: the axes sit inside the figure with room for their labels
+    x0, y0, w, h = where
+    assert 0 < x0 and 0 < y0 and x0 + w < 1 and y0 + h < 1

@@ -241,6 +241,10 @@ def test_run_switch_swaps_runs_and_renders_fallback():
     assert repr(fb).startswith("<Folded: 4 animation(s)")
     some = sw.to_html(labels=["stuck", "online"], max_frames=2, dpi=30)._repr_html_()
     assert some.count("<h4>") == 2 and some.index("stuck") < some.index("online")
+    assert p.run is runs["batch"]
+    fig = p.figure
+    sw.to_html(labels=["batch"], max_frames=2, dpi=30)
+    assert p.figure is fig  # the run on show is recorded without building a new figure
     with pytest.raises(KeyError, match="the runs are"):
         sw.to_html(labels=["nope"])
 

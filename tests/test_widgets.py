@@ -301,6 +301,35 @@ def test_new_run_while_playing(blobs):
     assert fixed.panels[1].curve.dot.get_xydata()[0, 0] == 4
 
 
+def test_switching_back_to_a_run_reuses_its_figure(blobs):
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    p.seek(3)
+    fig, frame3 = p.figure, p.frame_png()
+    tiny = fit_perceptron(TINY_X, TINY_Y)
+    p.set_run(tiny, TINY_X, TINY_Y)
+    assert p.figure is not fig and len(p.panels[1].curve.values) == 2
+    p.set_run(run, X, y)
+    assert p.figure is fig and p.k == 0 and p.K == run.mistakes and synced(p)
+    assert len(p.panels[1].curve.values) == run.mistakes + 1  # the panels are back on this run's figure
+    check_data_panel(p)
+    p.seek(3)
+    assert p.frame_png() == frame3
+    # the same run drawn over other data gets its own figure
+    p.set_run(run, X + 0.5, y)
+    assert p.figure is not fig
+    p.set_run(run, X, y)
+    assert p.figure is fig
+    # only the last REMEMBER runs are kept
+    others = [fit_perceptron(X, y, order="random", rng=seed) for seed in range(StepThrough.REMEMBER + 1)]
+    for r in others:
+        p.set_run(r)
+    assert len(p._memory) == StepThrough.REMEMBER
+    p.set_run(run)
+    assert p.figure is not fig  # forgotten, so built again
+    check_data_panel(p)
+
+
 # --------------------------------------------------------------------------- frames, blitting, no leaks
 
 
@@ -561,6 +590,30 @@ def test_to_html_small_and_quiet(blobs, capfd, caplog):
     p.next()
     check_data_panel(p)
     assert "frames" in repr(anim)
+
+
+def test_to_html_frames_are_the_players_frames(blobs):
+    """At the player's own resolution each embedded frame is, byte for byte, the PNG the live player shows."""
+    import base64
+    import re
+
+    run, X, y = blobs
+    p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
+    anim = p.to_html(max_frames=5, dpi=p.style.dpi)
+    payloads = re.findall(r'frames\[(\d+)\]\s*=\s*"data:image/png;base64,([^"]*)"', anim._repr_html_())
+    assert [int(j) for j, _ in payloads] == list(range(len(anim.frames))) == list(range(5))
+    for k, (_, b64) in zip(anim.frames, payloads, strict=True):
+        p.seek(k)
+        assert base64.b64decode(b64) == p.frame_png(), f"frame of step {k}"
+
+
+def test_animation_page_refuses_a_page_it_cannot_fill(monkeypatch):
+    from perceptron_lib import widgets as W
+
+    assert W._animation_page(["AAAA", "BBBB"], 100).count("data:image/png;base64,") == 2
+    monkeypatch.setattr(W, "_FRAME_SLOT", __import__("re").compile("no such slot"))
+    with pytest.raises(RuntimeError, match="format changed"):
+        W._animation_page(["AAAA"], 100)
 
 
 def test_to_html_subsamples_long_runs():

@@ -52,7 +52,7 @@ SOLUTION_GLOB = "solutions/[0-9][0-9]_*.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
-#: Marks of matplotlib's ``FuncAnimation.to_jshtml()`` output in a text/html output.
+#: Marks of matplotlib's JavaScript animation (``HTMLWriter``, ``to_jshtml()``) in a text/html output.
 _ANIMATION_RE = re.compile(r'class="animation"[\s\S]*?anim-controls|anim-controls[\s\S]*?class="animation"')
 _FONT_AWESOME_RE = re.compile(r'<link\s+rel="stylesheet"\s+href="https?://[^"]*font-?awesome[^"]*"\s*/?>', re.I)
 _DETAILS_OPEN_RE = re.compile(r"<details(?![^>]*\bopen\b)([^>]*)>", re.I)

@@ -736,16 +736,26 @@ class RunSwitch(ShowsWidget):
         for label in chosen:
             if label not in self.runs:
                 raise KeyError(f"no run named {label!r}; the runs are {list(self.runs)}.")
-        parts = []
+        # the run on show first: it needs no new figure, and the player is only rebuilt (once, at
+        # the end) if another run was drawn
+        order = sorted(chosen, key=lambda label: not self._showing(label))
+        parts, swapped = {}, False
         try:
-            for label in chosen:
-                run, X, y = self.runs[label]
-                self.player.set_run(run, X, y)
-                parts.append((label, self.player.to_html(**kwargs)))
+            for label in order:
+                if not self._showing(label):
+                    self.player.set_run(*self.runs[label])
+                    swapped = True
+                parts[label] = self.player.to_html(**kwargs)
         finally:
-            run, X, y = self.runs[self.value]
-            self.player.set_run(run, X, y)
-        return fold(summary, *parts)
+            if swapped:
+                self.player.set_run(*self.runs[self.value])
+        return fold(summary, *[(label, parts[label]) for label in chosen])
+
+    def _showing(self, label) -> bool:
+        """True if the player shows the run of `label` on its data."""
+        run, X, y = self.runs[label]
+        p = self.player
+        return p.run is run and (X is None or np.array_equal(p.X, X)) and (y is None or np.array_equal(p.y, y))
 
     def __repr__(self):
         return f"<RunSwitch: {' | '.join(self.runs)}; showing {self.value}>"
