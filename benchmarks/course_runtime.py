@@ -12,16 +12,19 @@
     The floor of step 1 alone is printed too: it leaves those later imports on the course's
     side of the ratio.
 
-Prints the wall times, both ratios, and the time of each notebook against its floor (from
-pytest's JUnit XML: the sum of its cells' times, kernel start included).
+Runs (b), its first-cell variant and (a) side by side, one of each per round, and prints the
+median wall times, both ratios (each round's too), and the time of each notebook against its
+floor (from pytest's JUnit XML: the sum of its cells' times, kernel start included).
 
-Run: ``.venv/bin/python benchmarks/course_runtime.py`` (about two minutes).
+Run: ``.venv/bin/python benchmarks/course_runtime.py [--rounds N]`` (about three minutes with
+the default two rounds).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,13 +116,22 @@ def per_notebook(junit: Path) -> dict[str, float]:
     return dict(times)
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="alternate first-cell, floor and course runs this many times (default 2)")
+    args = ap.parse_args(argv)
     notebooks = course_notebooks()
     if not notebooks:
         print("no notebooks in notebooks/", file=sys.stderr)
         return 2
     print("finding the imports of each notebook's later cells (one execution each) ...", flush=True)
     modules = {nb: later_imports(nb) for nb in notebooks}
+    walls = defaultdict(list)
+    each = defaultdict(lambda: defaultdict(list))
+    course_rc, lasts = 0, {}
     with tempfile.TemporaryDirectory(prefix="bench-runtime-") as tmp:
         tmp = Path(tmp)
         for nb in notebooks:
@@ -128,27 +140,39 @@ def main() -> int:
             floor_notebook(nb, tmp / "floor" / rel, modules[nb])
         # Warm the disk cache and matplotlib's font cache, so no run pays for it.
         subprocess.run([sys.executable, "-c", "import matplotlib.pyplot, perceptron_lib"], cwd=REPO, check=False)
-        first_wall, _, first_last = run_nbval(tmp / "first", tmp / "first.xml", ["--nbval-lax"])
-        floor_wall, _, floor_last = run_nbval(tmp / "floor", tmp / "floor.xml", ["--nbval-lax"])
-        course_wall, course_rc, course_last = run_nbval(
-            REPO / "notebooks", tmp / "course.xml", ["--nbval", "--nbval-sanitize-with", str(SANITIZE)]
-        )
-        course_each = per_notebook(tmp / "course.xml")
-        floor_each = per_notebook(tmp / "floor.xml")
-        first_each = per_notebook(tmp / "first.xml")
+        runs = {
+            "first": (tmp / "first", ["--nbval-lax"]),
+            "floor": (tmp / "floor", ["--nbval-lax"]),
+            "course": (REPO / "notebooks", ["--nbval", "--nbval-sanitize-with", str(SANITIZE)]),
+        }
+        for r in range(max(1, args.rounds)):
+            for key, (target, extra) in runs.items():  # side by side: one of each per round
+                wall, rc, lasts[key] = run_nbval(target, tmp / f"{key}.xml", extra)
+                walls[key].append(wall)
+                if key == "course":
+                    course_rc = course_rc or rc
+                for name, t in per_notebook(tmp / f"{key}.xml").items():
+                    each[key][name].append(t)
+            print(f"  round {r + 1}: course {walls['course'][-1]:.1f} s, floor {walls['floor'][-1]:.1f} s, "
+                  f"first cells {walls['first'][-1]:.1f} s: ratio {walls['course'][-1] / walls['floor'][-1]:.2f} "
+                  f"({walls['course'][-1] / walls['first'][-1]:.2f} against the first cells)", flush=True)
+
+    def med(xs):
+        return float(statistics.median(xs)) if xs else float("nan")
 
     n = len(notebooks)
-    print(f"nbval over the course: {n} notebooks (solutions included)")
-    print(f"  course  pytest --nbval notebooks:                     {course_wall:6.1f} s wall   [{course_last}]")
-    print(f"  floor   kernel start + all the imports, x {n}:        {floor_wall:6.1f} s wall   [{floor_last}]")
-    print(f"          kernel start + first cell only, x {n}:        {first_wall:6.1f} s wall   [{first_last}]")
-    print(f"  ratio course / floor: {course_wall / floor_wall:.2f}  (against the first cells only: "
-          f"{course_wall / first_wall:.2f}); above the floor: {course_wall - floor_wall:.1f} s")  # fmt: skip
+    ratios = [c / f for c, f in zip(walls["course"], walls["floor"], strict=True)]
+    ratios1 = [c / f for c, f in zip(walls["course"], walls["first"], strict=True)]
+    print(f"nbval over the course: {n} notebooks (solutions included); median of {len(ratios)} rounds")
+    print(f"  course  pytest --nbval notebooks:               {med(walls['course']):6.1f} s wall   [{lasts['course']}]")
+    print(f"  floor   kernel start + all the imports, x {n}:  {med(walls['floor']):6.1f} s wall")
+    print(f"          kernel start + first cell only, x {n}:  {med(walls['first']):6.1f} s wall")
+    print(f"  ratio course / floor: {med(ratios):.2f} (rounds: {', '.join(f'{x:.2f}' for x in ratios)}); "
+          f"against the first cells only: {med(ratios1):.2f} ({', '.join(f'{x:.2f}' for x in ratios1)})")
     print("  per notebook (sum of its cells' times, kernel start included): course / floor / first cell only;"
           " later imports")
     for nb in notebooks:
-        name = nb.name
-        c, f, f1 = (d.get(name, float("nan")) for d in (course_each, floor_each, first_each))
+        c, f, f1 = (med(each[key].get(nb.name, [])) for key in ("course", "floor", "first"))
         tops = sorted({m.split(".")[0] for m in modules[nb]} - {"IPython", "zmq"})
         tops = [t for t in tops if not t.startswith("_")]
         shown = ", ".join(tops[:6]) + (", ..." if len(tops) > 6 else "")

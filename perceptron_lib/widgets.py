@@ -515,7 +515,7 @@ def _png_chunk(tag: bytes, data: bytes) -> bytes:
 
 
 def _png_rgb(rgba: np.ndarray) -> bytes:
-    """Encode an (h, w, 4) uint8 canvas as an RGB PNG: no row filter, zlib level 1.
+    """Encode an (h, w, 4) or (h, w, 3) uint8 canvas as an RGB PNG: no row filter, zlib level 1.
 
     About twice as fast as Pillow's adaptive filtering for plots (mostly flat colour), at a
     similar size; the step time is dominated by this encode.
@@ -1050,12 +1050,13 @@ class StepThrough(ShowsWidget):
         def frame(k):
             if k not in data:
                 self._draw_step(scene, k)
-                rgba = np.asarray(scene.canvas.buffer_rgba())
+                rgb = np.asarray(scene.canvas.buffer_rgba())[:, :, :3]  # opaque: alpha carries nothing
                 if scale != 1.0:
-                    h0, w0 = rgba.shape[:2]
+                    h0, w0 = rgb.shape[:2]
                     size = (max(1, round(w0 * scale)), max(1, round(h0 * scale)))
-                    rgba = np.asarray(_PILImage.fromarray(rgba).resize(size, _PILImage.Resampling.LANCZOS))
-                data[k] = base64.b64encode(_png_rgb(rgba)).decode("ascii")
+                    small = _PILImage.fromarray(np.ascontiguousarray(rgb)).resize(size, _PILImage.Resampling.LANCZOS)
+                    rgb = np.asarray(small)
+                data[k] = base64.b64encode(_png_rgb(rgb)).decode("ascii")
             return data[k]
 
         def subsample(ks, m):
@@ -1199,9 +1200,11 @@ class LiveFigure(ShowsWidget):
         skips the layout pass, which is about half its cost.
         """
         if not self._settled:
-            # Constrained layout needs two or three passes to settle with a 3-D axes (the first
-            # clips titles in the lecture preset); later passes keep the positions.
-            for _ in range(3):
+            # Constrained layout needs passes to settle: three with a 3-D axes (the first clips
+            # titles in the lecture preset); with flat axes a third pass moves them by less than
+            # a pixel.
+            passes = 3 if any(hasattr(ax, "get_zlim") for ax in self.axes) else 2
+            for _ in range(passes):
                 self.fig.draw_without_rendering()
             self.fig.set_layout_engine("none")
             self._settled = True
