@@ -653,7 +653,8 @@ class StepThrough(ShowsWidget):
         return f"<StepThrough: {self._run.method if self._run else '?'} run, {_plural(K, 'update')}>"
 
     def close(self):
-        """Close the widgets (the figure goes with the player)."""
+        """Close the widgets (the figure goes with the player, and so do the remembered ones)."""
+        self._memory.clear()
         self._link.unlink()
         for w in (self._image, self._readout, self._play, self._slider, self._reset_btn, self._back_btn,
                   self._step_btn, self._speed, self.widget):
@@ -842,6 +843,8 @@ class StepThrough(ShowsWidget):
     def _remember(self):
         """Keep the figure on show, with its panels' state, for when its run is shown again."""
         self._forget(self._run, self._X, self._y)
+        if not all(hasattr(p, "__dict__") for p in self.panels):
+            return  # a panel with __slots__: its state cannot be set aside, so its figures are rebuilt
         states = [dict(vars(p)) for p in self.panels]
         self._memory.append((self._run, self._X, self._y, self._scene, states))
         del self._memory[:-self.REMEMBER]

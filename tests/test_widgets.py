@@ -328,6 +328,33 @@ def test_switching_back_to_a_run_reuses_its_figure(blobs):
     p.set_run(run)
     assert p.figure is not fig  # forgotten, so built again
     check_data_panel(p)
+    p.close()
+    assert p._memory == []
+
+
+def test_panels_with_slots_are_rebuilt_not_remembered(blobs):
+    run, X, y = blobs
+
+    class SlotPanel:
+        __slots__ = ("line", "values")
+
+        def draw(self, ax, run, X, y):
+            self.values = np.arange(len(run.history), dtype=float)
+            (self.line,) = ax.plot([0], [0])
+            return [self.line]
+
+        def update(self, k):
+            self.line.set_data([k], [self.values[k]])
+            return [self.line]
+
+    p = StepThrough(run, X, y, panels=[SlotPanel()])
+    fig = p.figure
+    tiny = fit_perceptron(TINY_X, TINY_Y)
+    p.set_run(tiny, TINY_X, TINY_Y)
+    p.set_run(run, X, y)
+    assert p.figure is not fig and p._memory == [] and len(p.panels[1].values) == run.mistakes + 1
+    p.seek(2)
+    assert p.panels[1].line.get_xdata()[0] == 2
 
 
 # --------------------------------------------------------------------------- frames, blitting, no leaks
