@@ -38,7 +38,7 @@ SANITIZE = REPO / "tests" / "nbval_sanitize.cfg"
 
 #: executed after a notebook's first cell and at its end, to see what the cells between imported
 _MODULES_BEFORE = "import sys as _bench_sys\n_bench_before = set(_bench_sys.modules)"
-_MODULES_AFTER = "print(sorted(set(_bench_sys.modules) - _bench_before))"
+_MODULES_AFTER = "import json as _bench_json\nprint(_bench_json.dumps(sorted(set(_bench_sys.modules) - _bench_before)))"
 
 
 def course_notebooks() -> list[Path]:
@@ -67,7 +67,7 @@ def later_imports(nb_path: Path) -> list[str]:
         if env_backend is not None:
             os.environ["MPLBACKEND"] = env_backend
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
-    names = json.loads(text.replace("'", '"')) if text.strip() else []
+    names = json.loads(text) if text.strip() else []
     return [m for m in names if not m.startswith("__")]  # __main__, __mp_main__: not importable by name
 
 
