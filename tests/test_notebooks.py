@@ -7,7 +7,9 @@ For every notebook in ``notebooks/`` and ``notebooks/solutions/``:
 * nothing skipped: no ``NBVAL_SKIP`` (comment or tag);
 * ``NBVAL_IGNORE_OUTPUT`` only where the output truly varies: a widget view, a timing, or a
   cell in `IGNORE_ALLOWED` with its reason;
-* at least `MIN_CHECKED` cells marked ``# NBVAL_CHECK_OUTPUT`` per lesson (not in solutions);
+* at least `MIN_CHECKED` cells tagged ``nbval-check-output`` per lesson (not in solutions);
+* no test plumbing in what a student reads: nbval's comment markers (``# NBVAL_...``) are
+  not in any cell's source, only its tags;
 * no stray metadata: cells keep only "slideshow" and "tags", notebooks only "kernelspec" and
   "language_info" (no saved widget state, no execution timings, no collapsed/scrolled);
 * ruff clean (the project's ruff settings, on the code cells);
@@ -35,8 +37,9 @@ REPO = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("COURSE_NOTEBOOKS_ROOT", REPO)).resolve()
 
 MIN_CHECKED = 3
-CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
 IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
+MARKER = re.compile(r"^\s*#\s*NBVAL_\w+", re.MULTILINE)
 CELL_METADATA = {"slideshow", "tags"}
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -164,10 +167,20 @@ def check_ignore_output(nb: dict, path: str) -> list[str]:
 
 
 def check_checked_cells(nb: dict) -> list[str]:
-    n = sum(_src(c).lstrip().startswith(CHECK_MARK) for _, c in _code_cells(nb))
+    n = sum(CHECK_TAG in c.get("metadata", {}).get("tags", []) for _, c in _code_cells(nb))
     if n < MIN_CHECKED:
-        return [f"{n} cell(s) start with '{CHECK_MARK}'; a lesson needs at least {MIN_CHECKED}"]
+        return [f"{n} cell(s) tagged '{CHECK_TAG}'; a lesson needs at least {MIN_CHECKED}"]
     return []
+
+
+def check_no_markers_in_source(nb: dict) -> list[str]:
+    """nbval's markers are test plumbing: a student reads the source, so they go in tags."""
+    return [
+        f"cell {i}: {MARKER.search(_src(c)).group().strip()!r} in the source; use the tag "
+        f"{MARKER.search(_src(c)).group().strip().lstrip('# ').lower().replace('_', '-')!r} instead"
+        for i, c in _code_cells(nb)
+        if MARKER.search(_src(c))
+    ]
 
 
 def check_metadata(nb: dict) -> list[str]:
@@ -252,6 +265,11 @@ def test_lesson_has_checked_outputs(nb):
 
 
 @pytest.mark.parametrize("nb", ALL)
+def test_no_nbval_markers_in_source(nb):
+    _assert_none(check_no_markers_in_source(_load(nb)), nb)
+
+
+@pytest.mark.parametrize("nb", ALL)
 def test_no_stray_metadata(nb):
     _assert_none(check_metadata(_load(nb)), nb)
 
@@ -308,8 +326,9 @@ def _stream(text, name="stdout") -> dict:
 
 
 def test_checks_catch_broken_notebooks(tmp_path):
-    good = _nb([_code("x = 1", 1), _code(f"{CHECK_MARK}\nprint(x)", 2, [_stream("1\n")])])
-    for check in (check_run_in_order, check_no_errors, check_no_skip, check_metadata):
+    checked = {"tags": [CHECK_TAG]}
+    good = _nb([_code("x = 1", 1), _code("print(x)", 2, [_stream("1\n")], checked)])
+    for check in (check_run_in_order, check_no_errors, check_no_skip, check_metadata, check_no_markers_in_source):
         assert check(good) == [], check.__name__
 
     assert check_run_in_order(_nb([_code("a = 1", 2), _code("b = 2", 1)]))
@@ -336,8 +355,11 @@ def test_checks_catch_broken_notebooks(tmp_path):
     finally:
         del IGNORE_ALLOWED[("notebooks/x.ipynb", "print(3)")]
 
-    assert check_checked_cells(_nb([_code(f"{CHECK_MARK}\nprint(1)", 1), _code("print(2)", 2)]))
-    assert not check_checked_cells(_nb([_code(f"{CHECK_MARK}\nprint({i})", i) for i in (1, 2, 3)]))
+    assert check_checked_cells(_nb([_code("print(1)", 1, metadata=checked), _code("print(2)", 2)]))
+    assert not check_checked_cells(_nb([_code(f"print({i})", i, metadata=checked) for i in (1, 2, 3)]))
+    assert check_checked_cells(_nb([_code(f"# NBVAL_CHECK_OUTPUT\nprint({i})", i) for i in (1, 2, 3)]))
+    assert check_no_markers_in_source(_nb([_code("# NBVAL_CHECK_OUTPUT\nprint(1)", 1)]))
+    assert check_no_markers_in_source(_nb([_code("x = 1\n  # NBVAL_IGNORE_OUTPUT", 1)]))
 
     assert check_metadata(_nb([_code("x = 1", 1)], {"kernelspec": {}, "widgets": {}}))
     assert check_metadata(_nb([_code("x = 1", 1, metadata={"execution": {}})]))
