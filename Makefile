@@ -10,6 +10,8 @@
 PY      ?= python3
 ARGS    ?=
 LOCKFLAGS ?=
+# The other Pythons the lock supports (3.11 is the default venv's); see tests/reproduce.py.
+PYTHONS ?= 3.10 3.12 3.13
 
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
@@ -21,11 +23,12 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab test lock clean distclean slides app site
+.PHONY: help venv lab test test-pythons lock clean distclean slides app site
 
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
-	@echo "make test       run the unit tests, then every notebook with nbval"
+	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths"
+	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
 	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
 	@echo "make site       build the offline course site into _site/: index + one page per notebook (SITE_STYLE=notebook|lecture|saved)"
@@ -57,22 +60,30 @@ $(STAMP): $(LOCK) pyproject.toml | $(PYTHON)
 lab: venv
 	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) $(ARGS) notebooks/00_start_here.ipynb
 
-# Both parts always run; the target fails if either fails. pytest's exit code 5
+# All three parts always run; the target fails if any fails. pytest's exit code 5
 # ("no tests collected") counts as a failure. MPLBACKEND is set for the unit tests
-# only: the notebook kernels must keep their inline backend.
+# only: the notebook kernels must keep their inline backend. The third part re-runs the
+# notebooks on other CPU code paths (tests/reproduce.py): the saved outputs must hold there too.
 test: venv
 	@describe() { case "$$1" in \
 	    0) echo "passed" ;; \
 	    5) echo "FAILED (no tests collected)" ;; \
-	    *) echo "FAILED (pytest exit code $$1)" ;; \
+	    *) echo "FAILED (exit code $$1)" ;; \
 	  esac; }; \
-	unit=0; nb=0; \
+	unit=0; nb=0; cpu=0; \
 	echo "==> unit tests and docstring examples: pytest tests perceptron_lib --doctest-modules"; \
 	MPLBACKEND=Agg $(PYTHON) -m pytest tests perceptron_lib --doctest-modules || unit=$$?; \
 	echo "==> notebooks: pytest --nbval notebooks"; \
 	env -u MPLBACKEND $(PYTHON) -m pytest --nbval notebooks --nbval-sanitize-with $(SANITIZE) || nb=$$?; \
-	echo "==> make test summary: unit tests $$(describe $$unit); notebooks $$(describe $$nb)"; \
-	[ $$unit -eq 0 ] && [ $$nb -eq 0 ]
+	echo "==> notebooks on other CPU code paths: tests/reproduce.py cpu"; \
+	$(PYTHON) tests/reproduce.py cpu || cpu=$$?; \
+	echo "==> make test summary: unit tests $$(describe $$unit); notebooks $$(describe $$nb); other CPU code paths $$(describe $$cpu)"; \
+	[ $$unit -eq 0 ] && [ $$nb -eq 0 ] && [ $$cpu -eq 0 ]
+
+# The notebooks on each other Python the lock supports, each with its own numpy and scipy pins
+# (.venv-X.Y, built from requirements.lock on first use). CI runs it after `make test`.
+test-pythons: venv
+	$(PYTHON) tests/reproduce.py pythons $(PYTHONS)
 
 # ---- instructor mode (README, "For instructors") ------------------------------------
 # The exports run tools/build_slides.py and tools/build_site.py; both need no network and
@@ -120,4 +131,4 @@ clean:
 	rm -rf .pytest_cache .hypothesis .ruff_cache build dist *.egg-info
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(VENV)-[0-9]*

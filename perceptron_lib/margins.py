@@ -321,8 +321,11 @@ def max_margin_separator(X, y, *, fit_bias: bool = True) -> Separator:
     polished = _polish(Z, y, wz, bz, fit_bias)
     if polished is not None:
         candidates.append((V @ polished[0] / R, polished[1]))
-    margins_found = [_geometric(w, b, X, y) for w, b in candidates]
-    w, b = candidates[int(np.argmax(margins_found))]
+    # Candidates within rounding of the best margin are equally good; take the last (the polished
+    # one when it is among them), so last-bit differences between machines cannot switch candidates.
+    margins_found = np.array([_geometric(w, b, X, y) for w, b in candidates])
+    best = margins_found.max()
+    w, b = candidates[int(np.flatnonzero(margins_found >= best - 1e-9 * max(abs(best), 1e-12))[-1])]
     norm = np.linalg.norm(w)
     w, b = w / norm, b / norm
     m = y * (X @ w + b)

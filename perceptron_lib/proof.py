@@ -38,6 +38,10 @@ __all__ = ["ProofTrace", "trace", "adversarial_run", "augment"]
 # Relative slack for comparing computed quantities with their bounds (floating-point rounding only).
 _RTOL = 1e-9
 
+#: Gains ``y_i <u, x_i>`` closer than TIE_TOL * R are equal for the adversary: far above rounding
+#: (about 1e-16 * R per term) and far below any gap that real data put between two points.
+TIE_TOL = 1e-9
+
 
 def augment(X) -> np.ndarray:
     """The points with a 1 put in front, ``(1, x_i)``: the offset becomes the first weight.
@@ -253,9 +257,14 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
     The rule, in full: at each round, find every example that fails the test `update_on` for the
     current w (by default ``y_i <w, x_i> <= 0``); among them, update on the one with the smallest
     ``y_i <u, x_i>``, the smallest gain ``eta * y_i <u, x_i>`` in ``<u, w>`` that any mistake
-    could give (ties: the smallest index). Stop when no example fails the test. Claim 1 is
+    could give. Stop when no example fails the test. Claim 1 is
     then as tight as this data set allows at every step; the run is still bounded by
     ``(R / gamma)^2``.
+
+    Ties are the rule, not the exception: with the maximum-margin u every support vector has
+    the same gain gamma, and which of them a solver's last bits put lowest differs between
+    machines. So gains within `TIE_TOL` * R of the smallest count as equal, and the smallest
+    index among them is taken; the run is then the same on every CPU and BLAS.
 
     Parameters
     ----------
@@ -297,6 +306,7 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
     cap = int(np.floor((R / gamma) ** 2)) + 2 if max_updates is None else check_positive_int(max_updates,
                                                                                              name="max_updates")
     gain = y * (X @ v)
+    tie = TIE_TOL * R
     Z = y[:, None] * X
     w = np.zeros(d)
     rows, chosen, before, after = [w.copy()], [], [], []
@@ -307,7 +317,8 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
         if wrong.size == 0:
             converged = True
             break
-        i = int(wrong[np.argmin(gain[wrong])])  # argmin returns the first of equal values: the smallest index
+        g = gain[wrong]
+        i = int(wrong[np.flatnonzero(g <= g.min() + tie)[0]])  # near-ties: the smallest index
         before.append(float(y[i] * scores[i]))
         w = w + eta * Z[i]
         after.append(float(y[i] * (X[i] @ w)))
