@@ -57,8 +57,12 @@ $(STAMP): $(LOCK) pyproject.toml | $(PYTHON)
 
 # ---- the two commands -----------------------------------------------------------
 
+# The address JupyterLab prints (and opens) is its default URL: point it at lesson 00, so the
+# address a student copies from the terminal opens the course map, not the Launcher.
+LAB_START := /lab/tree/notebooks/00_start_here.ipynb
+
 lab: venv
-	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) $(ARGS) notebooks/00_start_here.ipynb
+	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) --LabApp.default_url=$(LAB_START) $(ARGS)
 
 # All three parts always run; the target fails if any fails. pytest's exit code 5
 # ("no tests collected") counts as a failure. MPLBACKEND is set for the unit tests

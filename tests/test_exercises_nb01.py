@@ -65,3 +65,11 @@ def test_zero_loss_not_separator():
     v = nb01.check_zero_loss_not_separator((1, -1, 0))  # positive loss
     assert v.status == "wrong" and "not 0" in v.message
     assert nb01.check_zero_loss_not_separator((1, 2)).status == "wrong"
+
+
+@pytest.mark.parametrize("bad", MALFORMED + [(1, 2)])
+def test_zero_loss_hint_never_gives_the_answer_away(bad):
+    """Issue 15: the hint for a malformed or wrong answer does not name (0, 0, 0)."""
+    for answer in (bad, (1, -1, 0)):
+        message = nb01.check_zero_loss_not_separator(answer).message
+        assert "(0, 0, 0)" not in message and "w = 0, b = 0" not in message

@@ -73,3 +73,10 @@ def test_other_subgradient():
         assert v.status == "wrong" and "in between" in v.message
     v = nb02.check_other_subgradient(g0 + 1.5 * (g1 - g0))  # outside the subdifferential
     assert v.status == "wrong" and "not a subgradient" in v.message
+
+
+def test_cases_accept_the_course_word_wrong_side():
+    """Issue 15: the course says "wrong side" for m < 0 ("mistake" is m <= 0); the check takes it."""
+    right = ["wrong side" if c == "mistake" else c for c in sub(0.0).cases.tolist()]
+    assert "wrong side" in right and nb02.check_cases(right).correct
+    assert "'wrong side' if m_i < 0" in nb02.check_cases(["correct"] * 6).message

@@ -88,3 +88,9 @@ def test_tight_ratio_order_matters_only_through_the_run():
     X, y = np.eye(4), np.ones(4)
     assert nb04.tight_ratio(X, y) == pytest.approx((4, 4.0, 1.0))
     assert nb04.tight_ratio(X, y, "adversarial") == pytest.approx((4, 4.0, 1.0))
+
+
+def test_tight_says_tight_only_at_ratio_one():
+    """Issue 15: reaching the bound (ratio 1.00) is reported as a tight bound; half is not."""
+    full = nb04.check_tight((np.eye(4), np.ones(4)))
+    assert full.correct and "ratio 1.00" in full.message and "the bound is tight" in full.message

@@ -109,3 +109,17 @@ def test_kernel_placeholder_and_malformed_never_raise():
     for bad in (2.0, lambda p: p, lambda p, q: p * q, lambda p, q: "k", lambda p, q: p[5], lambda p, q: [1, [2]]):
         v = nb05.check_kernel(bad)
         assert v.status == "wrong" and v.message.startswith("not quite"), (bad, v)
+
+
+def test_circle_hints_name_the_slip():
+    """Issue 15: rho^2 for rho, a centre of the wrong sign and a wrong label each get their own hint."""
+    hints = {name: nb05.check_circle(answer).message for name, answer in {
+        "rho squared": (1.0, -2.0, 10.0, 1),
+        "centre sign": (-1.0, 2.0, np.sqrt(10), 1),
+        "label": (1.0, -2.0, np.sqrt(10), -1),
+        "radius off": (1.0, -2.0, 2.0, 1),
+    }.items()}
+    assert all(m.startswith("not quite. Hint:") for m in hints.values())
+    assert len(set(hints.values())) == len(hints)  # four slips, four different hints
+    assert "radius squared" in hints["rho squared"] and "wrong sign" in hints["centre sign"]
+    assert "label" in hints["label"]

@@ -54,6 +54,9 @@ def verdict(exercise: str, answer, ok: bool | None = None, *, praise: str = "", 
 def graded(exercise: str, *, hint: str = ""):
     """Decorate a checker ``fn(answer) -> (ok, praise)``; any error in the answer becomes a hint.
 
+    A checker that can tell one wrong answer from another returns ``(ok, praise, hint)``:
+    its own hint then replaces the decorator's general one for that answer.
+
     A student's answer can be of any shape or type; the checker can assume the
     intended one, and whatever goes wrong while comparing is reported as
     "not quite" with the checker's hint plus what went wrong, never raised.
@@ -64,11 +67,11 @@ def graded(exercise: str, *, hint: str = ""):
             if not attempted(answer):
                 return verdict(exercise, answer)
             try:
-                ok, praise = fn(answer, *args, **kwargs)
+                ok, praise, *own_hint = fn(answer, *args, **kwargs)
             except Exception as exc:  # a malformed answer is a wrong answer, explained
                 return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
                                                   f"{exc}). {hint}".rstrip())
-            return verdict(exercise, answer, ok, praise=praise, hint=hint)
+            return verdict(exercise, answer, ok, praise=praise, hint=own_hint[0] if own_hint else hint)
 
         check.__name__, check.__doc__ = fn.__name__, fn.__doc__
         return check

@@ -90,8 +90,9 @@ def check_scaled_loss(answer=...) -> Verdict:
 
 def check_zero_loss_not_separator(answer=...) -> Verdict:
     """Exercise 3: a point (w1, w2, b) where the loss is 0 but some example is not strictly on its side."""
-    hint = ("Look for (w, b) with every margin >= 0 and at least one margin = 0; (0, 0, 0) is one, and "
-            "there are others with w != 0 (try w on an edge of the hatched cone).")
+    # The hint must not give the answer away: a malformed answer gets it too.
+    hint = ("Look for (w, b) with every margin >= 0 and at least one margin exactly 0: a point on an edge "
+            "of the hatched zero-loss region of section 3.")
 
     def check(ans):
         p = np.asarray(ans, dtype=float)

@@ -23,7 +23,10 @@ EX_W, EX_B = (1.0, -1.0), -1.0
 _WORDS = {
     "correct": "correct", "right": "correct",
     "boundary": "boundary", "on the boundary": "boundary", "kink": "boundary",
-    "mistake": "mistake", "wrong": "mistake", "misclassified": "mistake",
+    # The course's word for m < 0 is "wrong side" ("mistake" is any m <= 0); the library's case
+    # name is "mistake", so every word for m < 0 maps onto it.
+    "wrong side": "mistake", "on the wrong side": "mistake", "mistake": "mistake", "wrong": "mistake",
+    "misclassified": "mistake",
 }
 
 
@@ -52,7 +55,7 @@ def _vector(ans, d=3):
 def check_cases(answer=...) -> Verdict:
     """Exercise 1: the case of each of the six examples at w = (1, -1), b = -1, as a list of words."""
     hint = ("Compute each margin m_i = y_i(<w, x_i> + b): 'correct' if m_i > 0, 'boundary' if m_i = 0, "
-            "'mistake' if m_i < 0.")
+            "'wrong side' if m_i < 0.")
 
     def check(ans):
         if isinstance(ans, (str, bytes)):
@@ -73,8 +76,8 @@ def check_cases(answer=...) -> Verdict:
 
 def check_subgradient(answer=...) -> Verdict:
     """Exercise 2: the subgradient (g_w1, g_w2, g_b) of the SUM of the f_i at w = (1, -1), b = -1, with theta = 1."""
-    hint = ("Add up (-y_i x_i, -y_i) over the mistakes and, with theta = 1, over the examples on the "
-            "boundary too; correct examples add 0.")
+    hint = ("Add up (-y_i x_i, -y_i) over the examples on the wrong side and, with theta = 1, over the "
+            "examples on the boundary too; correct examples add 0.")
 
     def check(ans):
         v = _vector(ans)
@@ -90,7 +93,7 @@ def check_subgradient(answer=...) -> Verdict:
         if np.allclose(v, right / len(y), atol=1e-9):
             return verdict("02.2", ans, False, hint="that is the mean; this exercise asks for the sum.")
         if np.allclose(v, -right, atol=1e-9):
-            return verdict("02.2", ans, False, hint="check the signs: a mistake on a point with y = +1 adds "
+            return verdict("02.2", ans, False, hint="check the signs: a wrong-side point with y = +1 adds "
                                                     "-x_i to g_w.")
         return verdict("02.2", ans, False, hint=hint)
 

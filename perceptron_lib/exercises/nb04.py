@@ -121,7 +121,7 @@ def tight_ratio(X, y, order="cyclic"):
 
 
 def check_tight(answer=...) -> Verdict:
-    """Exercise 4.2: data (and an order) on which the perceptron reaches at least half its bound.
+    """Exercise 4.2: data (and an order) on which the perceptron reaches half its bound or more (1: tight).
 
     `answer` is ``(X, y)``, visited in cyclic order (row 0, 1, ..., then again), or
     ``(X, y, order)`` with order "cyclic" or "adversarial". The check runs the homogeneous
@@ -140,6 +140,9 @@ def check_tight(answer=...) -> Verdict:
         return _could_not(ex, exc, "give (X, y) with X of shape (n, d), labels y in {-1, +1}, and data that a "
                                    "hyperplane through the origin separates.")
     said = f"Your data: {mistakes} mistakes ({order} order) against a bound of {bound:.2f}: ratio {ratio:.2f}."
+    if ratio >= 1 - 1e-9:  # the bound is reached: no smaller bound in R and gamma alone can hold
+        return verdict(ex, answer, True, praise=said + " The run reaches the bound: the bound is tight.")
     if ratio >= 0.5:
-        return verdict(ex, answer, True, praise=said + " The bound cannot be improved much on data like these.")
+        return verdict(ex, answer, True, praise=said + " Half or more: correct. Can you reach ratio 1? Then the "
+                                                       "bound is tight.")
     return Verdict(ex, "wrong", f"not quite. {said} You need at least 0.50. Hint: {hint}")

@@ -32,17 +32,44 @@ MAX_EPOCHS = 500
 # --------------------------------------------------------------------------- exercise 1
 
 
-@graded("5.1", hint="write the score as w3 (x1^2 + x2^2) + w1 x1 + w2 x2 + b; the centre is "
-                    "(-w1 / (2 w3), -w2 / (2 w3)), the radius squared is |centre|^2 - b / w3, and with "
-                    "w3 < 0 the score is positive inside the circle.")
+_CIRCLE_HINT = ("write the score as w3 (x1^2 + x2^2) + w1 x1 + w2 x2 + b; the centre is "
+                "(-w1 / (2 w3), -w2 / (2 w3)), the radius squared is |centre|^2 - b / w3, and with "
+                "w3 < 0 the score is positive inside the circle.")
+
+
+def _circle_hint(a, curve) -> str:
+    """The hint for one wrong answer: name the part that is wrong, most specific slip first."""
+    centre_ok = np.allclose(a[:2], curve.center, atol=1e-3)
+    radius_ok = abs(a[2] - curve.radius) <= 1e-3
+    if not centre_ok and np.allclose(a[:2], -curve.center, atol=1e-3):
+        return ("your centre has the wrong sign: it is (-w1 / (2 w3), -w2 / (2 w3)), and here w3 < 0, "
+                "so mind both minus signs.")
+    if not centre_ok:
+        return "your centre is off. " + _CIRCLE_HINT
+    if abs(a[2] - curve.radius ** 2) <= 1e-3:
+        return (f"your third number is the radius squared, rho^2 = {curve.radius ** 2:g}; give its square "
+                "root, rho.")
+    if not radius_ok:
+        return "your radius is off: rho^2 = |centre|^2 - b / w3 (mind the sign of b / w3 when w3 < 0)."
+    return ("centre and radius are right; the label is not. The score is w3 (|x - c|^2 - rho^2), which is "
+            "positive inside the circle when w3 < 0.")
+
+
+@graded("5.1", hint=_CIRCLE_HINT)
 def check_circle(answer):
-    """Exercise 1: (c1, c2, radius, label inside) of the circle of the plane EXERCISE_1."""
+    """Exercise 1: (c1, c2, radius, label inside) of the circle of the plane EXERCISE_1.
+
+    A wrong answer gets the hint for its own slip: a centre of the wrong sign, the radius
+    squared instead of the radius, a radius that is off otherwise, or the wrong label inside.
+    """
     a = np.asarray(answer, dtype=float).ravel()
     if a.shape != (4,):
         raise ValueError(f"give four numbers (c1, c2, radius, label inside); got {a.size}")
     curve = kernels.circle_from_plane(EXERCISE_1["w"], EXERCISE_1["b"])
     ok = (np.allclose(a[:2], curve.center, atol=1e-3) and abs(a[2] - curve.radius) <= 1e-3
           and a[3] == curve.inside)
+    if not ok:
+        return False, "", _circle_hint(a, curve)
     return ok, (f"The circle has centre ({curve.center[0]:g}, {curve.center[1]:g}) and radius "
                 f"sqrt(10) = {curve.radius:.4f}; w3 < 0, so the inside is labelled +1.")
 
