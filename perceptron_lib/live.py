@@ -74,6 +74,7 @@ class LiveFigure(Shown):
         self._alt = alt
         self._readout = widgets.HTML()
         self._controls: dict = {}
+        self.initial_values: dict = {}
         self._fn = None
         self._settled = False
         self._holding = False
@@ -96,6 +97,7 @@ class LiveFigure(Shown):
         """
         self._fn = fn
         self._controls = dict(controls)
+        self.initial_values = self.values  # where Run All should leave it (tests check)
         for c in self._controls.values():
             c.observe(self._changed, names="value")
         box = widgets.HBox(list(self._controls.values()), layout=widgets.Layout(flex_flow="row wrap"))

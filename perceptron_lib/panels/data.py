@@ -251,7 +251,10 @@ class DataPanel:
             cap = f"update {k} of {K}:{sep}{_plural(len(st.batch), 'example')}"
         self.ax.title.set_text(cap)  # not set_title: that would re-read rcParams outside the player's style
         notes = [] if self.arrow_scale == 1 else [f"arrows ×{_fraction(self.arrow_scale)}"]
-        if np.any(w2[:2]) and len(self.boundary.get_xydata()) == 0:
+        seg = self.boundary.get_xydata()
+        if np.any(w2[:2]) and len(seg) == 0:
             notes.append("boundary outside the view")
+        elif len(seg) and not all(self._inside(q, margin=-1e-6) for q in seg):
+            notes.append("boundary partly outside the view")  # a lifted circle; the axes clip it
         self.scale_text.set_text(self.caption_sep.replace(" ", "; ").join(notes) if notes else "")
         return self.moving
