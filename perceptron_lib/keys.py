@@ -7,10 +7,13 @@ ipywidgets offers no key events and no alt text on an ``Image``. A player theref
 * gives the player's root element focus (``tabindex=0``), a group role and a label, and marks it
   ``data-lm-suppress-shortcuts`` so JupyterLab's own shortcuts leave its keys alone;
 * maps keys, caught before the slider sees them: ←/→ click Back/Step, Home/End click Reset/End,
-  space clicks the Play widget's play or pause button. The kernel sees ordinary clicks;
+  space clicks the Play widget's play/pause button. The kernel sees ordinary clicks;
 * labels the Play widget's icon-only buttons (aria-label) and the slider handle;
-* copies the current alt sentence onto the picture's ``<img alt>``; it runs again at every step,
-  because the hook's HTML is rewritten with the new sentence.
+* (players and live figures) copies the current alt sentence onto the picture's ``<img alt>``; it
+  runs again at every step, because the hook's HTML is rewritten with the new sentence.
+
+A key whose button is still disabled (the kernel's answer to the previous key has not arrived)
+is retried for a few hundred ms, so End then Home pressed quickly both land.
 
 Without a front end (tests, nbval) nothing here runs; the kernel side is the same.
 """
@@ -23,14 +26,14 @@ __all__ = ["hook_html", "readout_html", "KEY_HELP"]
 
 KEY_HELP = "Keys (click the player first): ← → step, Home / End go to the ends, space plays and pauses."
 
-_JS = """(function(el){var root=el.closest('.perceptron-stepthrough');if(!root)return;
+_JS = """(function(el){var root=el.closest('.perceptron-stepthrough,.perceptron-livefigure');if(!root)return;
 var alt=el.parentNode.querySelector('.perceptron-alt');var img=root.querySelector('img.widget-image');
 if(img&&alt){img.alt=alt.textContent;}
 var ro=root.querySelector('.perceptron-readout');if(ro){ro.setAttribute('aria-live','polite');}
-var pb=root.querySelectorAll('.widget-play button');var names=['play','pause','stop (back to the start)','repeat'];
+var pb=root.querySelectorAll('.widget-play button');var names=['play / pause','stop (back to the start)','repeat'];
 pb.forEach(function(b,i){b.setAttribute('aria-label',names[i]||'play control');});
 root.querySelectorAll('.noUi-handle').forEach(function(h){h.setAttribute('aria-label','update k');});
-if(root.dataset.pkeys)return;root.dataset.pkeys='1';
+if(root.dataset.pkeys||!root.classList.contains('perceptron-stepthrough'))return;root.dataset.pkeys='1';
 root.tabIndex=0;root.setAttribute('role','group');root.setAttribute('data-lm-suppress-shortcuts','true');
 root.setAttribute('aria-label','step-through player: left and right arrows step, '
 +'Home and End go to the ends, space plays and pauses');
@@ -40,16 +43,18 @@ root.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)re
 var t=e.target;if(t&&(t.tagName==='INPUT'||t.tagName==='TEXTAREA'||t.isContentEditable)&&t.type!=='range')return;
 var b=null;if(e.key==='ArrowRight')b=btn('Step');else if(e.key==='ArrowLeft')b=btn('Back');
 else if(e.key==='Home')b=btn('Reset');else if(e.key==='End')b=btn('End');
-else if(e.key===' '){if(t&&t.tagName==='BUTTON')return;var p=root.querySelectorAll('.widget-play button');
-if(p.length>1)b=p[0].classList.contains('mod-active')?p[1]:p[0];}
-else return;e.preventDefault();e.stopPropagation();if(b&&!b.disabled)b.click();},true);
+else if(e.key===' '){if(t&&t.tagName==='BUTTON')return;b=root.querySelector('.widget-play button');}
+else return;e.preventDefault();e.stopPropagation();press(b,6);},true);
+function press(b,n){if(!b)return;if(!b.disabled){b.click();return;}
+if(n>0)setTimeout(function(){press(b,n-1);},60);}
 })(this)"""
 
 
-def hook_html(alt: str) -> str:
-    """The hook's HTML for the current picture: the alt sentence, the key help and the script."""
-    return (f'<span class="perceptron-alt" hidden>{_html.escape(alt)}</span>'
-            f'<span class="perceptron-keyhelp" style="font-size:0.85em;color:#444">{_html.escape(KEY_HELP)}</span>'
+def hook_html(alt: str, *, keys: bool = True) -> str:
+    """The hook's HTML for the current picture: the alt sentence, the key help (a player's) and the script."""
+    helptext = (f'<span class="perceptron-keyhelp" style="font-size:0.85em;color:#444">{_html.escape(KEY_HELP)}</span>'
+                if keys else "")
+    return (f'<span class="perceptron-alt" hidden>{_html.escape(alt)}</span>{helptext}'
             f'<img src="data:image/png;base64," alt="" hidden onerror="{_html.escape(_JS, quote=True)}">')
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from . import keys as _keys
 from . import style as _style
 from .player import picture_layout
 from .recording import Shown
@@ -82,7 +83,8 @@ class LiveFigure(Shown):
         self._readout.layout = widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px")
         self._body = widgets.HBox([self._image, self._readout],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.widget = widgets.VBox([self._body])
+        self._keys = widgets.HTML()  # the alt text's carrier (perceptron_lib.keys)
+        self.widget = widgets.VBox([self._body, self._keys])
         self.widget.add_class("perceptron-livefigure")
 
     @property
@@ -101,7 +103,7 @@ class LiveFigure(Shown):
         for c in self._controls.values():
             c.observe(self._changed, names="value")
         box = widgets.HBox(list(self._controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
-        self.widget.children = (box, self._body)
+        self.widget.children = (box, self._body, self._keys)
         self.update()
 
     def _changed(self, _change):
@@ -156,6 +158,7 @@ class LiveFigure(Shown):
             self._settled = True
         self.canvas.draw()
         self._image.value = png_rgb(np.asarray(self.canvas.buffer_rgba()))
+        self._keys.value = _keys.hook_html(self.alt, keys=False)
 
     def frame_png(self) -> bytes:
         """The current picture as PNG bytes."""
