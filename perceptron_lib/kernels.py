@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validation import check_eta, check_finite_scalar, check_positive_int, check_X, check_X_y
-from .losses import _check_w
+from ._validation import check_w as _check_w
 
 __all__ = [
     "KERNELS",

@@ -19,7 +19,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_choice, check_finite_scalar, check_positive_int, check_X, check_X_y
+from ._validation import (
+    check_choice,
+    check_finite_scalar,
+    check_positive_int,
+    check_w,
+    check_w_b,
+    check_X,
+    check_X_y,
+    numeric_array,
+)
 
 __all__ = [
     "LOSSES",
@@ -46,41 +55,9 @@ REDUCTIONS = ("mean", "sum")
 _SURFACE_BLOCK = 2**21
 
 
-# --- shared argument checks (private; see the report for moving them into _validation) -----------
-
-
-def _numeric_array(value, *, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(value)
-    except ValueError:
-        raise ValueError(
-            f"{name} must be a rectangular array of numbers; numpy could not build one."
-        ) from None
-    if (
-        arr.dtype == object
-        or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_))
-        or np.iscomplexobj(arr)
-    ):
-        raise TypeError(f"{name} must hold real numbers; got {value!r} (dtype {arr.dtype}).")
-    out = np.array(arr, dtype=np.float64, copy=True)
-    if not np.isfinite(out).all():
-        raise ValueError(f"{name} contains NaN or inf; give finite numbers.")
-    return out
-
-
-def _check_w(w, d: int, *, name: str = "w", what: str = "one entry per feature of X") -> np.ndarray:
-    """Return `w` as a fresh float array of shape (d,)."""
-    out = _numeric_array(w, name=name)
-    if out.shape != (d,):
-        raise ValueError(
-            f"{name} must have {what}, shape ({d},); got shape {out.shape}. "
-            f"Pass a 1-D array such as np.zeros({d})."
-        )
-    return out
-
-
-def _check_w_b(w, b, d: int) -> tuple[np.ndarray, float]:
-    return _check_w(w, d), check_finite_scalar(b, name="b")
+# The argument checks of w and (w, b) live in `_validation`; the private names stay importable here
+# for modules that still import them from this one (margins.py).
+_numeric_array, _check_w, _check_w_b = numeric_array, check_w, check_w_b
 
 
 def _check_at_kink(at_kink) -> float:

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import check_choice, check_eta, check_positive_int, check_X_y, read_only
-from .losses import _check_w, _check_w_b
+from ._validation import check_w as _check_w
+from ._validation import check_w_b as _check_w_b
 from .margins import max_margin_separator, radius
-from .perceptron import UPDATE_RULES, History, Run, is_mistake
+from .perceptron import UPDATE_RULES, History, Run, is_mistake, step
 
 __all__ = ["ProofTrace", "trace", "adversarial_run", "augment"]
 
@@ -297,7 +298,6 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
     cap = int(np.floor((R / gamma) ** 2)) + 2 if max_updates is None else check_positive_int(max_updates,
                                                                                              name="max_updates")
     gain = y * (X @ v)
-    Z = y[:, None] * X
     w = np.zeros(d)
     rows, chosen, before, after = [w.copy()], [], [], []
     converged = False
@@ -309,7 +309,7 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
             break
         i = int(wrong[np.argmin(gain[wrong])])  # argmin returns the first of equal values: the smallest index
         before.append(float(y[i] * scores[i]))
-        w = w + eta * Z[i]
+        w, _, _ = step(w, 0.0, X[i], y[i], eta=eta, update_on=update_on, fit_bias=False)  # the one update rule
         after.append(float(y[i] * (X[i] @ w)))
         rows.append(w.copy())
         chosen.append(i)
