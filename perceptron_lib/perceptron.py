@@ -225,7 +225,10 @@ class Run:
     mistakes : int
         Number of updates made.
     epochs : int
-        Epochs run (online), or iterations (mini-batch and batch).
+        Passes of the producer's search for mistakes, each named by `pass_name`: epochs
+        (online: one sweep over the data), iterations (mini-batch and batch: one step), or
+        rounds (the adversary: one search of the whole data, one update). ``history.epoch``
+        numbers the same passes from 1.
     converged : bool
         A whole epoch (online) or a step on all data (batch) found no mistake.
     cycle : Cycle or None
@@ -256,6 +259,13 @@ class Run:
 
     def __post_init__(self):
         read_only(self.w)
+
+    @property
+    def pass_name(self) -> str:
+        """What one of `epochs` is for this run: "epoch", "iteration" or "round"."""
+        if self.order == "adversarial":
+            return "round"
+        return "epoch" if self.method == "online" else "iteration"
 
     def state(self, k: int) -> State:
         """The state after update k (0 is the start); same as ``history[k]``."""

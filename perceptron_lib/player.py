@@ -17,8 +17,16 @@ The player only *replays* ``run.history``; it never re-runs the algorithm. Its p
   panel state is ever swapped.
 * the words: ``readout(run, X, y, k) -> lines`` (default `perceptron_lib.readout.state_lines`);
   its first line is the headline. ``alt(run, X, y, k) -> sentence`` is the picture's alt text.
-* export (`perceptron_lib.recording`): the display bundle carries a small still PNG with alt text,
-  and a recording (``to_html``) when ``PERCEPTRON_COURSE_RECORD=1`` (see that module's contract).
+* export (`perceptron_lib.recording`), the contract with the exports (``tools/``): every displayed
+  player and live figure (`StepThrough`, `RunSwitch`, `with_controls`'s `Controlled`, `LiveFigure`)
+  keeps its root DOM class (``perceptron-stepthrough``, ``perceptron-runswitch``,
+  ``perceptron-controlled``, ``perceptron-livefigure``) and its button texts (Reset, Back, Step,
+  End), and its ``_repr_mimebundle_`` returns the widget view, ``text/plain`` (a short repr, no
+  memory address) and ``image/png`` of the current picture (palette PNG at CSS size, tens of KB)
+  with metadata ``{"image/png": {"width": W, "height": H, "alt": "<one sentence>"}}`` in CSS
+  pixels. With ``PERCEPTRON_COURSE_RECORD=1`` in the kernel's environment it adds ``text/html``:
+  a self-contained recording (``to_html``: frames as data: PNGs, no network, labelled
+  keyboard-usable controls, alt text per frame, at most about 2 MB per player).
 
 The picture is shown at its CSS size (the style's panel inches at the style's dpi) or smaller,
 never stretched: ``dpi=2 * style.dpi`` renders sharp text for a high-density screen at the same

@@ -51,12 +51,12 @@ def sign(v) -> str:
 
 
 def _unit(run) -> str:
-    """What one pass of the run is called: its `Run.passes` are epochs (online) or iterations."""
-    return "epoch" if run.method == "online" else "iteration"
+    """What one of the run's `epochs` is called (`Run.pass_name`)."""
+    return run.pass_name
 
 
 def _passes(run) -> int:
-    return int(getattr(run, "passes", getattr(run, "epochs", 0)))
+    return int(run.epochs)
 
 
 def state_lines(run, X, y, k) -> list:
@@ -97,6 +97,8 @@ def end_text(run) -> str:
     test = TESTS.get(run.update_on, "the update test")
     passes = _passes(run)
     if run.converged:
+        if run.pass_name == "round":
+            return f"End: converged. Round {passes} found no example that fails the test {test}."
         if run.method == "online":
             return f"End: converged. Epoch {passes} made no update: no example fails the test {test}."
         return f"End: converged after {passes} iterations: no example fails the test {test}."
