@@ -163,11 +163,17 @@ def _switch_then_end(page, switch, where: str) -> list[str]:
     player = switch.locator(".perceptron-stepthrough").first
     done = []
     for j in list(range(1, buttons.count())) + [0]:
+        player.evaluate("(el) => { el.querySelector(':scope > .widget-slider').dataset.old = '1'; }")
         buttons.nth(j).click()
-        page.wait_for_timeout(800)
-        _wait_k(page, player, "k[0] === 0", f"{where} run {j}: start")
-        _press(page, player, "End")
+        # the new run is on show: a new slider (each run gets its own) over that run's range, and its readout
+        page.wait_for_function(
+            f"""(el) => {{ const s = el.querySelector(':scope > .widget-slider'); if (!s || s.dataset.old) return false;
+                 const b = el.querySelector('.perceptron-readout b'); const k = ({JS_K})(el);
+                 const m = b && /^Start state \\(update 0 of (\\d+)\\)/.exec(b.textContent);
+                 return !!m && !!k && k[0] === 0 && k[1] === Number(m[1]); }}""",
+            arg=player.element_handle(), timeout=10_000, polling=30)
         K = player.evaluate(JS_K)[1]
+        _press(page, player, "End")
         _wait_k(page, player, f"k[0] === k[1] && k[1] === {K}", f"{where} run {j}: End")
         want = f"Update {K} of {K}" if K else "Start state"
         try:
