@@ -80,11 +80,12 @@ class LiveFigure(Shown):
         self._settled = False
         self._holding = False
         self.text = ""
-        self._readout.layout = widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px")
-        self._body = widgets.HBox([self._image, self._readout],
-                                  layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
         self._keys = widgets.HTML()  # the alt text's carrier (perceptron_lib.keys)
-        self.widget = widgets.VBox([self._body, self._keys])
+        words = widgets.VBox([self._readout, self._keys],
+                             layout=widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px"))
+        self._body = widgets.HBox([self._image, words],
+                                  layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.widget = widgets.VBox([self._body])
         self.widget.add_class("perceptron-livefigure")
 
     @property
@@ -103,7 +104,7 @@ class LiveFigure(Shown):
         for c in self._controls.values():
             c.observe(self._changed, names="value")
         box = widgets.HBox(list(self._controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
-        self.widget.children = (box, self._body, self._keys)
+        self.widget.children = (box, self._body)
         self.update()
 
     def _changed(self, _change):

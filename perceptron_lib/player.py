@@ -138,10 +138,12 @@ class StepThrough(Shown):
         self._play.observe(self._on_playing, names="playing")
         self._buttons = widgets.HBox([self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._play,
                                       self._speed], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self._readout.layout = widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px")
-        self._body = widgets.HBox([self._image, self._readout],
+        # the readout beside the picture (below it on a narrow screen), the key help under the readout
+        self._words = widgets.VBox([self._readout, self._keys],
+                                   layout=widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px"))
+        self._body = widgets.HBox([self._image, self._words],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.widget = widgets.VBox([self._buttons, widgets.Label(), self._body, self._keys])
+        self.widget = widgets.VBox([self._buttons, widgets.Label(), self._body])
         self.widget.add_class("perceptron-stepthrough")
         self.set_run(run, X, y)
 
@@ -154,7 +156,7 @@ class StepThrough(Shown):
         self._scenes.clear()
         self._link.unlink()
         for w in (self._image, self._readout, self._keys, self._play, self._slider, self._reset_btn, self._back_btn,
-                  self._step_btn, self._end_btn, self._speed, self._buttons, self._body, self.widget):
+                  self._step_btn, self._end_btn, self._speed, self._buttons, self._words, self._body, self.widget):
             w.close()
 
     def snapshot(self):
@@ -292,7 +294,7 @@ class StepThrough(Shown):
                                          layout=widgets.Layout(width="100%", max_width="640px"))
         self._slider.observe(self._on_k, names="value")
         self._link = widgets.link((self._play, "value"), (self._slider, "value"))
-        self.widget.children = (self._buttons, self._slider, self._body, self._keys)
+        self.widget.children = (self._buttons, self._slider, self._body)
 
     # ------------------------------------------------------------------ runs
     def set_run(self, run, X=None, y=None) -> None:
