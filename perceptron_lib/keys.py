@@ -8,7 +8,7 @@ ipywidgets offers no key events and no alt text on an ``Image``. A player theref
   ``data-lm-suppress-shortcuts`` so JupyterLab's own shortcuts leave its keys alone;
 * maps keys, caught before the slider sees them: ←/→ click Back/Step, Home/End click Reset/End,
   space clicks the Play widget's play/pause button. The kernel sees ordinary clicks;
-* labels the Play widget's icon-only buttons (aria-label) and the slider handle;
+* labels the Play widget's icon-only buttons and each slider's handle (with its description);
 * (players and live figures) copies the current alt sentence onto the picture's ``<img alt>``; it
   runs again at every step, because the hook's HTML is rewritten with the new sentence.
 
@@ -32,7 +32,8 @@ if(img&&alt){img.alt=alt.textContent;}
 var ro=root.querySelector('.perceptron-readout');if(ro){ro.setAttribute('aria-live','polite');}
 var pb=root.querySelectorAll('.widget-play button');var names=['play / pause','stop (back to the start)','repeat'];
 pb.forEach(function(b,i){b.setAttribute('aria-label',names[i]||'play control');});
-root.querySelectorAll('.noUi-handle').forEach(function(h){h.setAttribute('aria-label','update k');});
+root.querySelectorAll('.widget-slider').forEach(function(w){var l=w.querySelector('.widget-label');
+var h=w.querySelector('.noUi-handle');if(h&&l&&l.textContent.trim())h.setAttribute('aria-label',l.textContent.trim());});
 if(root.dataset.pkeys||!root.classList.contains('perceptron-stepthrough'))return;root.dataset.pkeys='1';
 root.tabIndex=0;root.setAttribute('role','group');root.setAttribute('data-lm-suppress-shortcuts','true');
 root.setAttribute('aria-label','step-through player: left and right arrows step, '
