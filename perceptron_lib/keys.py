@@ -33,7 +33,8 @@ var ro=root.querySelector('.perceptron-readout');if(ro){ro.setAttribute('aria-li
 var pb=root.querySelectorAll('.widget-play button');var names=['play / pause','stop (back to the start)','repeat'];
 pb.forEach(function(b,i){b.setAttribute('aria-label',names[i]||'play control');});
 root.querySelectorAll('.widget-slider').forEach(function(w){var l=w.querySelector('.widget-label');
-var h=w.querySelector('.noUi-handle');if(h&&l&&l.textContent.trim())h.setAttribute('aria-label',l.textContent.trim());});
+var h=w.querySelector('.noUi-handle');
+if(h&&l&&l.textContent.trim())h.setAttribute('aria-label',l.textContent.trim());});
 if(root.dataset.pkeys||!root.classList.contains('perceptron-stepthrough'))return;root.dataset.pkeys='1';
 root.tabIndex=0;root.setAttribute('role','group');root.setAttribute('data-lm-suppress-shortcuts','true');
 root.setAttribute('aria-label','step-through player: left and right arrows step, '
