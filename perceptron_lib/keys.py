@@ -1,4 +1,4 @@
-"""Keyboard, labels and alt text for the widgets in the browser (the front-end half of a player).
+"""The browser side of a player: keyboard, labels, alt text, and the picture's CSS size (`picture_layout`).
 
 ipywidgets offers no key events and no alt text on an ``Image``. A player therefore carries a small
 ``HTML`` widget (`hook_html`) whose hidden image fails to load on purpose; its ``onerror`` runs
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import html as _html
 
-__all__ = ["hook_html", "readout_html", "KEY_HELP"]
+__all__ = ["hook_html", "readout_html", "picture_layout", "KEY_HELP", "VIEW_RESERVE"]
 
 KEY_HELP = "Keys (click the player first): ← → step, Home / End go to the ends, space plays and pauses."
 
@@ -67,3 +67,17 @@ def readout_html(lines) -> str:
     body = "<br>".join(_html.escape(s) for s in rest)
     return (f'<div style="font-size:1.05em;line-height:1.45"><b>{_html.escape(head)}</b><br>'
             f'<span style="font-variant-numeric:tabular-nums">{body}</span></div>')
+
+
+#: Room kept under the picture's top edge for the rest of one view (CSS): controls above it and the
+#: readout's first line below it, plus the notebook's own bars.
+VIEW_RESERVE = "250px"
+
+
+def picture_layout(width, height):
+    """The Image's layout: never wider than its CSS size, never taller than the view allows."""
+    import ipywidgets as widgets
+
+    return widgets.Layout(width="auto", height="auto", max_width=f"min(100%, {width}px)",
+                          max_height=f"min({height}px, calc(100vh - {VIEW_RESERVE}))", object_fit="contain",
+                          flex="0 1 auto")

@@ -18,7 +18,6 @@ from matplotlib.figure import Figure
 
 from . import keys as _keys
 from . import style as _style
-from .player import picture_layout
 from .recording import Shown
 from .render import css_size, png_rgb, small_png
 
@@ -71,7 +70,7 @@ class LiveFigure(Shown):
             self.axes = [self.fig.add_subplot(nrows, ncols, j + 1, projection=p) for j, p in enumerate(projections)]
         for ax in self.axes:
             _style.style_axes(ax, self._style)
-        self._image = widgets.Image(format="png", layout=picture_layout(*css_size(self.fig, self._style)))
+        self._image = widgets.Image(format="png", layout=_keys.picture_layout(*css_size(self.fig, self._style)))
         self._alt = alt
         self._readout = widgets.HTML()
         self._controls: dict = {}

@@ -64,18 +64,6 @@ __all__ = ["StepThrough", "SPEEDS"]
 #: Speed choices of the player: (label, interval between steps in ms).
 SPEEDS = (("0.5/s", 2000), ("1/s", 1000), ("2/s", 500), ("4/s", 250), ("10/s", 100), ("20/s", 50))
 
-#: Room kept under the picture's top edge for the rest of one view (CSS): controls above it and the
-#: readout's first line below it, plus the notebook's own bars.
-VIEW_RESERVE = "250px"
-
-
-def picture_layout(width, height) -> widgets.Layout:
-    """The Image's layout: never wider than its CSS size, never taller than the view allows."""
-    return widgets.Layout(width="auto", height="auto", max_width=f"min(100%, {width}px)",
-                          max_height=f"min({height}px, calc(100vh - {VIEW_RESERVE}))", object_fit="contain",
-                          flex="0 1 auto")
-
-
 class StepThrough(Shown):
     """Step through a perceptron run: controls, a readout in words, and a figure of the state at step k.
 
@@ -323,7 +311,7 @@ class StepThrough(Shown):
         self._play.playing = False
         self._run, self._X, self._y, self._scene = run, X, y, scene
         w, h = css_size(scene.fig, self._style)
-        self._image.layout = picture_layout(w, h)
+        self._image.layout = _keys.picture_layout(w, h)
         self._quiet = True
         try:
             self._new_slider(self.K)
