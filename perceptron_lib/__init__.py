@@ -6,8 +6,12 @@ Layers, bottom to top (each imports only from those below it):
 - ``data``, ``losses``, ``perceptron``: data sets, losses and subgradients, the algorithm;
 - ``margins``, ``kernels``, ``estimator``: margins and mistake bounds, the lift and the dual
   perceptron, the scikit-learn estimator;
-- ``style``, ``plotting``, ``widgets``: figures and the step-through player (matplotlib and
-  ipywidgets are imported only here, and only when you import these modules);
+- ``style``, ``plotting``: figures; ``readout`` (the player's words, pure); ``render`` (one figure
+  per scene, blitted, PNG); ``panels`` (what a player draws: ``panels.data.DataPanel`` first);
+  ``player`` (`StepThrough`), ``switch`` (`RunSwitch`, `with_controls`), ``live`` (`LiveFigure`),
+  ``keys`` (keyboard, labels, alt text in the browser), ``recording`` (the display bundle and
+  the self-contained recording); ``widgets`` re-exports them under their old address
+  (matplotlib and ipywidgets are imported only here, and only when you import these modules);
 - ``exercises``: the self-checks of the notebooks' exercises.
 
 Importing the package changes no global state (no rcParams, no random seeds).

@@ -22,6 +22,9 @@ __all__ = [
     "check_rng",
     "check_finite_scalar",
     "read_only",
+    "numeric_array",
+    "check_w",
+    "check_w_b",
 ]
 
 
@@ -226,3 +229,39 @@ def read_only(a):
         a = np.asarray(a)
         a.setflags(write=False)
     return a
+
+
+def numeric_array(value, *, name: str) -> np.ndarray:
+    """`value` as a fresh float64 array of finite real numbers, or a clear error naming `name`."""
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be a rectangular array of numbers; numpy could not build one."
+        ) from None
+    if (
+        arr.dtype == object
+        or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_))
+        or np.iscomplexobj(arr)
+    ):
+        raise TypeError(f"{name} must hold real numbers; got {value!r} (dtype {arr.dtype}).")
+    out = np.array(arr, dtype=np.float64, copy=True)
+    if not np.isfinite(out).all():
+        raise ValueError(f"{name} contains NaN or inf; give finite numbers.")
+    return out
+
+
+def check_w(w, d: int, *, name: str = "w", what: str = "one entry per feature of X") -> np.ndarray:
+    """Return `w` as a fresh float array of shape (d,) (a copy: the caller's array is never changed)."""
+    out = numeric_array(w, name=name)
+    if out.shape != (d,):
+        raise ValueError(
+            f"{name} must have {what}, shape ({d},); got shape {out.shape}. "
+            f"Pass a 1-D array such as np.zeros({d})."
+        )
+    return out
+
+
+def check_w_b(w, b, d: int) -> tuple[np.ndarray, float]:
+    """(w, b) checked: w of shape (d,), b a finite number."""
+    return check_w(w, d), check_finite_scalar(b, name="b")

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import check_eta, check_finite_scalar, check_positive_int, check_X, check_X_y
-from .losses import _check_w
+from ._validation import check_eta, check_finite_scalar, check_positive_int, check_w, check_X, check_X_y
 
 __all__ = [
     "KERNELS",
@@ -456,7 +455,7 @@ def circle_from_plane(w, b) -> BoundaryCurve:
     >>> c.kind, c.center.tolist(), c.radius, c.inside
     ('circle', [0.0, 0.0], 2.0, -1)
     """
-    w = _check_w(w, 3, what="the weights (w1, w2, w3) of a plane in the lifted space")
+    w = check_w(w, 3, what="the weights (w1, w2, w3) of a plane in the lifted space")
     b = check_finite_scalar(b, name="b")
     w1, w2, w3 = w
     if w3 == 0:

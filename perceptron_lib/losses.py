@@ -19,7 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_choice, check_finite_scalar, check_positive_int, check_X, check_X_y
+from ._validation import (
+    check_choice,
+    check_finite_scalar,
+    check_positive_int,
+    check_w_b,
+    check_X,
+    check_X_y,
+    numeric_array,
+)
 
 __all__ = [
     "LOSSES",
@@ -44,43 +52,6 @@ REDUCTIONS = ("mean", "sum")
 
 # Largest (grid points x examples) block evaluated at once by `loss_surface`: 2**21 doubles = 16 MB.
 _SURFACE_BLOCK = 2**21
-
-
-# --- shared argument checks (private; see the report for moving them into _validation) -----------
-
-
-def _numeric_array(value, *, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(value)
-    except ValueError:
-        raise ValueError(
-            f"{name} must be a rectangular array of numbers; numpy could not build one."
-        ) from None
-    if (
-        arr.dtype == object
-        or not (np.issubdtype(arr.dtype, np.number) or np.issubdtype(arr.dtype, np.bool_))
-        or np.iscomplexobj(arr)
-    ):
-        raise TypeError(f"{name} must hold real numbers; got {value!r} (dtype {arr.dtype}).")
-    out = np.array(arr, dtype=np.float64, copy=True)
-    if not np.isfinite(out).all():
-        raise ValueError(f"{name} contains NaN or inf; give finite numbers.")
-    return out
-
-
-def _check_w(w, d: int, *, name: str = "w", what: str = "one entry per feature of X") -> np.ndarray:
-    """Return `w` as a fresh float array of shape (d,)."""
-    out = _numeric_array(w, name=name)
-    if out.shape != (d,):
-        raise ValueError(
-            f"{name} must have {what}, shape ({d},); got shape {out.shape}. "
-            f"Pass a 1-D array such as np.zeros({d})."
-        )
-    return out
-
-
-def _check_w_b(w, b, d: int) -> tuple[np.ndarray, float]:
-    return _check_w(w, d), check_finite_scalar(b, name="b")
 
 
 def _check_at_kink(at_kink) -> float:
@@ -131,7 +102,7 @@ def margins(w, b, X, y) -> np.ndarray:
     [2.0, -1.0]
     """
     X, y = check_X_y(X, y)
-    w, b = _check_w_b(w, b, X.shape[1])
+    w, b = check_w_b(w, b, X.shape[1])
     return y * (X @ w + b)
 
 
@@ -156,7 +127,7 @@ def signed_distance(w, b, X) -> np.ndarray:
     [4.0, -1.0]
     """
     X = check_X(X)
-    w, b = _check_w_b(w, b, X.shape[1])
+    w, b = check_w_b(w, b, X.shape[1])
     norm = np.linalg.norm(w)
     if norm == 0:
         raise ValueError(
@@ -277,7 +248,7 @@ def loss_of_margin(m, *, loss: str):
     [3.0, 1.0, 0.5, 0.0]
     """
     loss = check_choice(loss, name="loss", choices=LOSSES)
-    arr = _numeric_array(m, name="m")
+    arr = numeric_array(m, name="m")
     return _scalar_or_array(_pointwise(arr, loss), arr)
 
 
@@ -309,7 +280,7 @@ def slope_of_margin(m, *, loss: str, at_kink: float = 0.0):
     """
     loss = check_choice(loss, name="loss", choices=LOSSES)
     theta = _check_at_kink(at_kink)
-    arr = _numeric_array(m, name="m")
+    arr = numeric_array(m, name="m")
     if loss == "zero_one":
         out = np.where(arr == 0, np.nan, 0.0)
     else:
@@ -397,7 +368,7 @@ def perceptron_subgradient(
     if atol < 0:
         raise ValueError(f"atol must be >= 0; got {atol!r}. Use 0 for an exact test on the kink.")
     X, y = check_X_y(X, y)
-    w, b = _check_w_b(w, b, X.shape[1])
+    w, b = check_w_b(w, b, X.shape[1])
     m = y * (X @ w + b)
     mistake, correct = m < -atol, m > atol
     cases = np.where(mistake, "mistake", np.where(correct, "correct", "boundary"))
@@ -445,7 +416,7 @@ def loss_surface(X, y, params, *, loss: str = "perceptron", reduction: str = "me
     reduction = check_choice(reduction, name="reduction", choices=REDUCTIONS)
     X, y = check_X_y(X, y)
     n, d = X.shape
-    P = _numeric_array(params, name="params")
+    P = numeric_array(params, name="params")
     if P.ndim == 0 or P.shape[-1] != d + 1:
         raise ValueError(
             f"params must have shape (..., d + 1) = (..., {d + 1}), each row (w_1, ..., w_{d}, b); "
@@ -543,14 +514,14 @@ def param_grid(center, *, axes=(0, 1), span=1.0, num: int = 101):
     >>> A[0].tolist(), params[2, 0].tolist()
     ([-1.0, 0.0, 1.0], [-1.0, 1.0, 0.5])
     """
-    c = _numeric_array(center, name="center")
+    c = numeric_array(center, name="center")
     if c.ndim != 1 or c.size < 2:
         raise ValueError(
             f"center must be a 1-D point (w_1, ..., w_d, b) with at least 2 entries; got shape "
             f"{c.shape}."
         )
     a0, a1 = _check_axes(axes, c.size)
-    spans = _numeric_array(span, name="span")
+    spans = numeric_array(span, name="span")
     if spans.ndim == 0:
         spans = np.array([spans, spans])
     if spans.shape != (2,) or (spans <= 0).any():
@@ -594,7 +565,7 @@ def kink_lines(X, *, center=None, axes=(0, 1)) -> np.ndarray:
     """
     X = check_X(X)
     n, d = X.shape
-    c = np.zeros(d + 1) if center is None else _numeric_array(center, name="center")
+    c = np.zeros(d + 1) if center is None else numeric_array(center, name="center")
     if c.shape != (d + 1,):
         raise ValueError(
             f"center must be a point (w_1, ..., w_{d}, b) of shape ({d + 1},); got shape {c.shape}."

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_X, check_X_y, read_only
-from .losses import _check_w, _check_w_b
+from ._validation import check_w, check_w_b, check_X, check_X_y, read_only
 
 __all__ = [
     "MistakeBound",
@@ -61,7 +60,7 @@ def geometric_margin(w, b, X, y) -> float:
     -1.8
     """
     X, y = check_X_y(X, y)
-    w, b = _check_w_b(w, b, X.shape[1])
+    w, b = check_w_b(w, b, X.shape[1])
     norm = np.linalg.norm(w)
     if norm == 0:
         raise ValueError(
@@ -411,7 +410,7 @@ def mistake_bound(X, y, *, u=None) -> MistakeBound:
     X, y = check_X_y(X, y)
     if u is None:
         u = max_margin_separator(X, y, fit_bias=False).w
-    u = _check_w(u, X.shape[1], name="u")
+    u = check_w(u, X.shape[1], name="u")
     norm = np.linalg.norm(u)
     if norm == 0:
         raise ValueError(
@@ -468,7 +467,7 @@ def offset_mistake_bound(X, y, *, w=None, b=None) -> MistakeBound:
     if w is None:
         sep = max_margin_separator(X, y, fit_bias=True)
         w, b = sep.w, sep.b
-    w, b = _check_w_b(w, b, X.shape[1])
+    w, b = check_w_b(w, b, X.shape[1])
     norm = np.linalg.norm(w)
     if norm == 0:
         raise ValueError(

@@ -38,6 +38,7 @@ __all__ = [
     "fit_minibatch",
     "fit_batch",
     "reference_perceptron",
+    "step",
 ]
 
 UPDATE_RULES = ("nonpositive", "negative", "sign")
@@ -74,6 +75,32 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
         return m < 0
     # sgn(0) = -1: a score of exactly 0 is a mistake only for y = +1.
     return (m < 0) | ((scores == 0) & (y > 0))
+
+
+def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True):
+    """The perceptron's update rule, once: example (x, y) at state (w, b).
+
+    Returns ``(w_new, b_new, updated)``: if the example fails the test `update_on` (see
+    `is_mistake`), ``w_new = w + eta * (y * x)`` and ``b_new = b + eta * y`` (b unchanged when
+    ``fit_bias`` is False), else the state unchanged. Pure: new arrays, the inputs are not
+    changed, no checks (callers check their arguments once, at their boundary).
+
+    Every producer of a `Run` is this rule applied along its history: `reference_perceptron` and
+    `proof.adversarial_run` call it; the vectorised `fit_perceptron` and the batched fits (whose
+    step is the sum of this rule's updates over the batch's mistakes, taken from one state) are
+    tested equal to it (tests/test_step.py).
+
+    Examples
+    --------
+    >>> w, b, updated = step(np.zeros(2), 0.0, np.array([2.0, 1.0]), 1.0)
+    >>> w.tolist(), b, updated
+    ([2.0, 1.0], 1.0, True)
+    """
+    w = np.asarray(w, dtype=float)
+    score = float(x @ w + b)
+    if not is_mistake(np.array([score]), np.array([y], dtype=float), update_on)[0]:
+        return w.copy(), float(b), False
+    return w + eta * (y * x), float(b + eta * y) if fit_bias else float(b), True
 
 
 @dataclass(frozen=True, eq=False)  # arrays inside: compare fields explicitly, not with ==
@@ -198,7 +225,10 @@ class Run:
     mistakes : int
         Number of updates made.
     epochs : int
-        Epochs run (online), or iterations (mini-batch and batch).
+        Passes of the producer's search for mistakes, each named by `pass_name`: epochs
+        (online: one sweep over the data), iterations (mini-batch and batch: one step), or
+        rounds (the adversary: one search of the whole data, one update). ``history.epoch``
+        numbers the same passes from 1.
     converged : bool
         A whole epoch (online) or a step on all data (batch) found no mistake.
     cycle : Cycle or None
@@ -229,6 +259,13 @@ class Run:
 
     def __post_init__(self):
         read_only(self.w)
+
+    @property
+    def pass_name(self) -> str:
+        """What one of `epochs` is for this run: "epoch", "iteration" or "round"."""
+        if self.order == "adversarial":
+            return "round"
+        return "epoch" if self.method == "online" else "iteration"
 
     def state(self, k: int) -> State:
         """The state after update k (0 is the start); same as ``history[k]``."""
@@ -557,20 +594,17 @@ def reference_perceptron(X, y, *, eta=1.0, max_epochs=1000, w0=None, b0=0.0, fit
     """The online perceptron as a plain Python loop, cyclic order.
 
     The slow, obviously-correct version the fast `fit_perceptron` is tested
-    against. Returns (w, b, updates) with updates the list of example indices.
+    against: `step` on each example in turn. Returns (w, b, updates) with updates the list of
+    example indices.
     """
     X, y = check_X_y(X, y)
     w, b = check_start(w0, b0, X.shape[1])
-    w = [float(v) for v in w]
     updates = []
     for _ in range(max_epochs):
         changed = False
         for i in range(len(X)):
-            score = sum(wj * xj for wj, xj in zip(w, X[i], strict=True)) + b
-            if is_mistake(np.array([score]), y[i : i + 1], update_on)[0]:
-                w = [wj + eta * y[i] * xj for wj, xj in zip(w, X[i], strict=True)]
-                if fit_bias:
-                    b = b + eta * y[i]
+            w, b, updated = step(w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias)
+            if updated:
                 updates.append(i)
                 changed = True
         if not changed:

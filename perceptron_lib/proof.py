@@ -28,10 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_choice, check_eta, check_positive_int, check_X_y, read_only
-from .losses import _check_w, _check_w_b
+from ._validation import check_choice, check_eta, check_positive_int, check_w, check_w_b, check_X_y, read_only
 from .margins import max_margin_separator, radius
-from .perceptron import UPDATE_RULES, History, Run, is_mistake
+from .perceptron import UPDATE_RULES, History, Run, is_mistake, step
 
 __all__ = ["ProofTrace", "trace", "adversarial_run", "augment"]
 
@@ -165,7 +164,7 @@ def _unit_separator(X, y, u, b, fit_bias):
         if u is None:
             sep = max_margin_separator(X, y, fit_bias=True)
             u, b = sep.w, sep.b
-        u, b = _check_w_b(u, b, d)
+        u, b = check_w_b(u, b, d)
         v = np.append(b, u)
         Xa = augment(X)
     else:
@@ -174,7 +173,7 @@ def _unit_separator(X, y, u, b, fit_bias):
                              "Leave b out.")
         if u is None:
             u = max_margin_separator(X, y, fit_bias=False).w
-        v = _check_w(u, d, name="u")
+        v = check_w(u, d, name="u")
         Xa = X
     norm = float(np.linalg.norm(v))
     if norm == 0:
@@ -307,7 +306,6 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
                                                                                              name="max_updates")
     gain = y * (X @ v)
     tie = TIE_TOL * R
-    Z = y[:, None] * X
     w = np.zeros(d)
     rows, chosen, before, after = [w.copy()], [], [], []
     converged = False
@@ -320,7 +318,7 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
         g = gain[wrong]
         i = int(wrong[np.flatnonzero(g <= g.min() + tie)[0]])  # near-ties: the smallest index
         before.append(float(y[i] * scores[i]))
-        w = w + eta * Z[i]
+        w, _, _ = step(w, 0.0, X[i], y[i], eta=eta, update_on=update_on, fit_bias=False)  # the one update rule
         after.append(float(y[i] * (X[i] @ w)))
         rows.append(w.copy())
         chosen.append(i)

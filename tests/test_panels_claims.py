@@ -40,10 +40,10 @@ def check_panel(panel, k):
 
 def test_player_steps_show_the_claims(case):
     run, X, y, u = case
-    panel = ClaimsPanel(u)
-    player = StepThrough(run, X, y, panels=[panel])
+    player = StepThrough(run, X, y, panels=[ClaimsPanel(u)])
+    panel = player.panels[1]  # the scene's own copy
     tr = trace(run, X, y, u=u)
-    assert len(player.panels) == 2 and player.panels[1] is panel
+    assert len(player.panels) == 2 and isinstance(panel, ClaimsPanel)
     np.testing.assert_allclose(panel.trace.inner, tr.inner)
     assert [vals is panel.trace.inner or vals is panel.trace.sqnorm for _, _, vals in panel.curves] == [True, True]
     for k in [0, 1, 3, run.mistakes, 2, 0]:
@@ -119,10 +119,10 @@ def test_offset_run_is_shown_augmented():
 
 def test_swapping_in_the_adversary_and_rendering(case):
     run, X, y, u = case
-    panel = ClaimsPanel(u)
-    player = StepThrough(run, X, y, panels=[panel])
+    player = StepThrough(run, X, y, panels=[ClaimsPanel(u)])
     adv = adversarial_run(X, y, u, eta=0.5)
     player.set_run(adv)
+    panel = player.panels[1]
     assert panel.trace.mistakes == adv.mistakes and player.k == 0
     player.seek(adv.mistakes)
     check_panel(panel, adv.mistakes)
@@ -136,8 +136,8 @@ def test_swapping_in_the_adversary_and_rendering(case):
 
 def test_lecture_style_splits_the_title(case):
     run, X, y, u = case
-    panel = ClaimsPanel(u)
-    player = StepThrough(run, X, y, panels=[panel], style="lecture")
+    player = StepThrough(run, X, y, panels=[ClaimsPanel(u)], style="lecture")
+    panel = player.panels[1]
     player.seek(2)
     assert "\n" in panel.ax.get_title() and panel.ax.title.get_fontsize() == S.LECTURE.title_size
     player.close()

@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 
 from perceptron_lib import data, fit_batch, fit_perceptron, losses
 from perceptron_lib.panels import loss as LP
+from perceptron_lib.switch import RunSwitch
 from perceptron_lib.widgets import DataPanel, LiveFigure, LossPanel, StepThrough
 
 X, Y = data.small_2d()
@@ -142,7 +143,7 @@ def test_loss_plane_view_in_a_live_figure():
     assert view.slice.b == 1.0
     np.testing.assert_array_equal(view.marks.cross.get_xydata(), X[[1, 2, 5]])
     np.testing.assert_array_equal(view.marks.square.get_xydata(), X[[4]])
-    assert "L(w, b) = 2.1667" in view.text and "mistakes (margin < 0): 1, 2, 5" in view.text
+    assert "L(w, b) = 2.1667" in view.text and "wrong side (margin < 0): 1, 2, 5" in view.text
     live.set(w1=0.0, w2=0.0, b=0.0)
     assert len(view.boundary.get_xydata()) == 0 and "no boundary" in view.text
     assert len(view.marks.square.get_xydata()) == len(X)
@@ -177,13 +178,13 @@ def test_subgradient_view_arrows_add_up(point, theta):
 
 def test_contour_path_panel_follows_the_run(monkeypatch):
     run = fit_perceptron(X8, Y8)
-    panel = LP.ContourPathPanel()
     # fixed arrow scale: the main panel's scale note would otherwise ask for full redraws of its own
-    p = StepThrough(run, X8, Y8, panels=[panel, LossPanel(losses.loss_along_run, "L")],
+    p = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(), LossPanel(losses.loss_along_run, "L")],
                     data_panel=DataPanel(arrow_scale=0.2))
+    panel = p.panels[1]  # the scene's copy
     assert panel.blit_layers  # b takes two values in this run
     full = []
-    monkeypatch.setattr(p, "_full_draw", lambda sc: full.append(1))
+    monkeypatch.setattr(p._scene, "_full_draw", lambda: full.append(1))
     frames = set()
     for k in range(p.K + 1):
         p.seek(k)
@@ -199,12 +200,12 @@ def test_contour_path_panel_follows_the_run(monkeypatch):
 
 def test_contour_path_panel_fixed_b_and_redraw_fallback():
     run = fit_perceptron(X8, Y8)
-    fixed = LP.ContourPathPanel(b=0.0)
-    p = StepThrough(run, X8, Y8, panels=[fixed])
+    p = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(b=0.0)])
+    fixed = p.panels[1]
     p.seek(1)
     assert fixed.slice.b == 0.0 and not fixed.blit_layers
-    capped = LP.ContourPathPanel(max_layers=1)
-    p2 = StepThrough(run, X8, Y8, panels=[capped])
+    p2 = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(max_layers=1)])
+    capped = p2.panels[1]
     assert not capped.blit_layers
     p2.seek(1)
     assert capped.slice.b == run.history.b[1] and capped.redraw is False  # the player consumed the flag
@@ -222,9 +223,9 @@ def test_run_switch_swaps_runs_and_renders_fallback():
     runs = {"online": fit_perceptron(X8, Y8), "batch": fit_batch(X8, Y8),
             "flipped": (fit_perceptron(X8, -Y8), X8, -Y8), "stuck": fit_perceptron(X8, Y8, update_on="negative")}
     p = StepThrough(runs["online"], X8, Y8, panels=[LossPanel(losses.loss_along_run, "L")])
-    sw = LP.RunSwitch(p, runs, description="run")
+    sw = RunSwitch(p, runs, description="run")
     assert repr(sw) == "<RunSwitch: online | batch | flipped | stuck; showing online>"
-    assert sw._repr_mimebundle_()["text/plain"] == repr(sw)
+    assert sw._repr_mimebundle_()[0]["text/plain"] == repr(sw)
     sw.select("batch")
     assert p.run is runs["batch"] and p.k == 0
     sw.select("flipped")
@@ -244,7 +245,7 @@ def test_run_switch_swaps_runs_and_renders_fallback():
     assert p.run is runs["batch"]
     fig = p.figure
     sw.to_html(labels=["batch"], max_frames=2, dpi=30)
-    assert p.figure is fig  # the run on show is recorded without building a new figure
+    assert p.figure is fig  # the run on show is recorded on its own remembered figure
     with pytest.raises(KeyError, match="the runs are"):
         sw.to_html(labels=["nope"])
 

@@ -7,6 +7,7 @@ from matplotlib.figure import Figure
 from perceptron_lib import analysis as A
 from perceptron_lib import data, fit_perceptron
 from perceptron_lib.panels import updates as U
+from perceptron_lib.switch import with_controls
 from perceptron_lib.widgets import StepThrough
 
 
@@ -113,9 +114,9 @@ def test_display_helpers(forty):
 
     run, X, y = forty
     p = StepThrough(run, X, y)
-    c = U.with_controls(p, widgets.Dropdown(options=["a"], description="data"), widgets.FloatSlider(description="η"))
+    c = with_controls(p, widgets.Dropdown(options=["a"], description="data"), widgets.FloatSlider(description="η"))
     assert repr(c) == "<<StepThrough: online run, 15 updates> with controls: data, η>"
-    bundle = c._repr_mimebundle_()
+    bundle, _meta = c._repr_mimebundle_()
     assert bundle["text/plain"] == repr(c) and "application/vnd.jupyter.widget-view+json" in bundle
     fb = p.fallback(max_frames=4, dpi=40)
     html = fb._repr_html_()

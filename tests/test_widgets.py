@@ -324,15 +324,15 @@ def test_switching_back_to_a_run_reuses_its_figure(blobs):
     others = [fit_perceptron(X, y, order="random", rng=seed) for seed in range(StepThrough.REMEMBER + 1)]
     for r in others:
         p.set_run(r)
-    assert len(p._memory) == StepThrough.REMEMBER
+    assert len(p._scenes) == StepThrough.REMEMBER
     p.set_run(run)
     assert p.figure is not fig  # forgotten, so built again
     check_data_panel(p)
     p.close()
-    assert p._memory == []
+    assert p._scenes == []
 
 
-def test_panels_with_slots_are_rebuilt_not_remembered(blobs):
+def test_panels_with_slots_are_remembered_in_their_own_copy(blobs):
     run, X, y = blobs
 
     class SlotPanel:
@@ -352,7 +352,8 @@ def test_panels_with_slots_are_rebuilt_not_remembered(blobs):
     tiny = fit_perceptron(TINY_X, TINY_Y)
     p.set_run(tiny, TINY_X, TINY_Y)
     p.set_run(run, X, y)
-    assert p.figure is not fig and p._memory == [] and len(p.panels[1].values) == run.mistakes + 1
+    # each scene draws its own copy of the panel, so even a panel with __slots__ comes back intact
+    assert p.figure is fig and len(p.panels[1].values) == run.mistakes + 1
     p.seek(2)
     assert p.panels[1].line.get_xdata()[0] == 2
 
@@ -388,8 +389,8 @@ def test_steps_blit_without_full_draws(blobs, monkeypatch):
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
     calls = []
-    real = p._full_draw
-    monkeypatch.setattr(p, "_full_draw", lambda sc: (calls.append(p.panels[0].scale_text.get_text()), real(sc)))
+    real = p._scene._full_draw
+    monkeypatch.setattr(p._scene, "_full_draw", lambda: (calls.append(p.panels[0].scale_text.get_text()), real()))
     notes = [p.panels[0].scale_text.get_text()]
     for _ in range(p.K):
         p.next()
@@ -398,7 +399,7 @@ def test_steps_blit_without_full_draws(blobs, monkeypatch):
     assert changes > 0  # the arrow-scale note changes along this run...
     assert calls == []  # ...and is blitted like the caption: stepping never redraws the whole figure
     p2 = StepThrough(run, X, y, data_panel=DataPanel(arrow_scale=0.5))
-    monkeypatch.setattr(p2, "_full_draw", lambda sc: calls.append("p2"))
+    monkeypatch.setattr(p2._scene, "_full_draw", lambda: calls.append("p2"))
     for _ in range(p2.K):
         p2.next()
     assert "p2" not in calls  # a fixed scale: stepping never redraws the whole figure
@@ -425,8 +426,8 @@ def test_limit_change_and_redraw_flag_cause_full_draw(blobs, monkeypatch):
 
     p = StepThrough(run, X, y, panels=[Zooming()], data_panel=DataPanel(arrow_scale=1))
     calls = []
-    real = p._full_draw
-    monkeypatch.setattr(p, "_full_draw", lambda sc: (calls.append(p.k), real(sc)))
+    real = p._scene._full_draw
+    monkeypatch.setattr(p._scene, "_full_draw", lambda: (calls.append(p.k), real()))
     p.next()
     assert calls == []
     p.next()
@@ -456,8 +457,8 @@ def test_margin_claims_panel_through_the_protocol(blobs):
         def update(self, k):
             return self.a.set_cursor(k) + self.b.set_cursor(k)[1:]
 
-    panel = Claims([1.0, -2.0, 0.4])
-    p = StepThrough(run, X, y, panels=[panel])
+    p = StepThrough(run, X, y, panels=[Claims([1.0, -2.0, 0.4])])
+    panel = p.panels[1]  # the scene's own copy of the panel
     p.seek(5)
     assert panel.a.dot.get_xydata()[0, 1] == pytest.approx(panel.inner[5])
     assert panel.b.dot.get_xydata()[0, 1] == pytest.approx(np.sum(run.history.w[5] ** 2) + run.history.b[5] ** 2)
@@ -480,7 +481,7 @@ def test_thirty_players_no_figure_warning():
 def test_display_bundle_is_the_widget_with_stable_text(blobs):
     run, X, y = blobs
     p = StepThrough(run, X, y)
-    bundle = p._repr_mimebundle_()
+    bundle, meta = p._repr_mimebundle_()
     view = bundle["application/vnd.jupyter.widget-view+json"]
     assert view["model_id"] == p.widget.model_id
     assert bundle["text/plain"] == f"<StepThrough: online run, {run.mistakes} updates>"
@@ -493,8 +494,8 @@ def test_display_bundle_is_the_widget_with_stable_text(blobs):
 def test_loss_panel_cursor_and_validation(blobs):
     run, X, y = blobs
     vals = perceptron_loss(run, X, y)
-    panel = LossPanel(vals, "perceptron loss", ylabel="L")
-    p = StepThrough(run, X, y, panels=[panel])
+    p = StepThrough(run, X, y, panels=[LossPanel(vals, "perceptron loss", ylabel="L")])
+    panel = p.panels[1]
     for k in (0, 4, p.K):
         p.seek(k)
         np.testing.assert_array_equal(panel.curve.dot.get_xydata(), [[k, vals[k]]])
@@ -507,9 +508,8 @@ def test_loss_panel_cursor_and_validation(blobs):
 
 def test_lifted_panel_plane_and_ring(lifted):
     run, Z, y = lifted
-    panel = LiftedPanel()
-    p = StepThrough(run, Z, y, panels=[panel])
-    dp = p.panels[0]
+    p = StepThrough(run, Z, y, panels=[LiftedPanel()])
+    dp, panel = p.panels
     assert dp.mode == "lifted" and not dp.w_arrow.get_visible()
     frames = set()
     for k in range(p.K + 1):
@@ -611,7 +611,7 @@ def test_to_html_small_and_quiet(blobs, capfd, caplog):
     assert err == "" and out == "" and caplog.records == []
     assert anim.nbytes < 2_000_000 and anim.nbytes == len(anim._repr_html_().encode())
     html = anim._repr_html_()
-    assert "<script" in html and "Animation" in html and html.count("data:image/png;base64") == len(anim.frames)
+    assert "<script" in html and "perceptron-recording" in html and html.count('"iVBOR') == len(anim.frames)
     assert anim.frames[0] == 0 and anim.frames[-1] == p.K and len(anim.frames) <= 30
     assert p.k == 5 and p.frame_png() == before  # the player is as it was
     p.next()
@@ -619,28 +619,41 @@ def test_to_html_small_and_quiet(blobs, capfd, caplog):
     assert "frames" in repr(anim)
 
 
-def test_to_html_frames_are_the_players_frames(blobs):
-    """At the player's own resolution each embedded frame is, byte for byte, the PNG the live player shows."""
+def recorded(anim):
+    """(png bytes, alt, readout) of each frame of a recording."""
     import base64
+    import json
     import re
 
+    payload = re.search(r'<script type="application/json">(.*?)</script>', anim._repr_html_(), re.S).group(1)
+    return [(base64.b64decode(png), alt, text) for png, alt, text in json.loads(payload.replace("<\\/", "</"))]
+
+
+def test_to_html_frames_are_the_players_frames(blobs):
+    """At the player's own resolution each recorded frame is the player's picture (up to the palette),
+    with the player's alt text and readout for that step."""
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
     anim = p.to_html(max_frames=5, dpi=p.style.dpi)
-    payloads = re.findall(r'frames\[(\d+)\]\s*=\s*"data:image/png;base64,([^"]*)"', anim._repr_html_())
-    assert [int(j) for j, _ in payloads] == list(range(len(anim.frames))) == list(range(5))
-    for k, (_, b64) in zip(anim.frames, payloads, strict=True):
+    frames = recorded(anim)
+    assert len(frames) == len(anim.frames) == 5
+    for k, (png, alt, text) in zip(anim.frames, frames, strict=True):
         p.seek(k)
-        assert base64.b64decode(b64) == p.frame_png(), f"frame of step {k}"
+        a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), float)
+        b = np.asarray(Image.open(io.BytesIO(p.frame_png())).convert("RGB"), float)
+        assert a.shape == b.shape and np.abs(a - b).mean() < 3, f"frame of step {k}"
+        assert alt == p.alt and text == p.text
 
 
-def test_animation_page_refuses_a_page_it_cannot_fill(monkeypatch):
-    from perceptron_lib import widgets as W
+def test_recording_page_controls_are_labelled():
+    from perceptron_lib.recording import recording_page
 
-    assert W._animation_page(["AAAA", "BBBB"], 100).count("data:image/png;base64,") == 2
-    monkeypatch.setattr(W, "_FRAME_SLOT", __import__("re").compile("no such slot"))
-    with pytest.raises(RuntimeError, match="format changed"):
-        W._animation_page(["AAAA"], 100)
+    page = recording_page([("AAAA", "first picture", "k = 0"), ("BBBB", "second <picture>", "k = 1")])
+    for act in ("Start", "Back", "Step", "End", "Play"):
+        assert f'aria-label="{act}">{act}</button>' in page
+    assert 'aria-label="frame of the recorded run"' in page and 'alt="first picture"' in page
+    assert "second &lt;picture&gt;" not in page and "http" not in page  # data stays in JSON; no network
+    assert page == recording_page([("AAAA", "first picture", "k = 0"), ("BBBB", "second <picture>", "k = 1")])
 
 
 def test_to_html_subsamples_long_runs():

@@ -8,8 +8,8 @@
 * `draw_final_boundaries`: the final boundaries of several runs over the data.
 * `draw_weight_image`: a weight vector of 64 pixels as an 8x8 image, in a diverging colour map
   centred at 0, with a colorbar.
-* `with_controls` and `collapsed`: display helpers, a player under a row of controls and the
-  player's JavaScript animation folded into a ``<details>`` element.
+
+`with_controls` (a player under a row of controls) lives with the player, in `perceptron_lib.switch`.
 
 As everywhere in `perceptron_lib`, the numbers come from the run's history
 (`perceptron_lib.analysis`); these functions only draw them.
@@ -23,7 +23,7 @@ from matplotlib.lines import Line2D
 from .. import analysis as _an
 from .. import plotting as _plot
 from .. import style as _style
-from ..widgets import DataPanel, ShowsWidget
+from .data import DataPanel
 
 __all__ = [
     "BAR_COLOR",
@@ -34,8 +34,6 @@ __all__ = [
     "draw_update",
     "draw_final_boundaries",
     "draw_weight_image",
-    "Controlled",
-    "with_controls",
 ]
 
 BAR_COLOR = _style.OKABE_ITO["sky_blue"]  #: bars: updates made during an epoch
@@ -217,28 +215,3 @@ def draw_weight_image(ax, w, *, shape=(8, 8), title=None, cmap=WEIGHT_CMAP, colo
 
 
 # --------------------------------------------------------------------------- display helpers
-
-
-class Controlled(ShowsWidget):
-    """A player shown under a row of controls; ``controls`` and ``player`` stay reachable.
-
-    Display it as a cell's last value. Its text form is stable (nbval compares it).
-    """
-
-    def __init__(self, player, controls):
-        import ipywidgets as widgets
-
-        self.player = player
-        self.controls = list(controls)
-        row = widgets.HBox(self.controls, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self.widget = widgets.VBox([row, player.widget])
-        self.widget.add_class("perceptron-controlled")
-
-    def __repr__(self):
-        names = ", ".join(getattr(c, "description", "") or type(c).__name__ for c in self.controls)
-        return f"<{self.player!r} with controls: {names}>"
-
-
-def with_controls(player, *controls) -> Controlled:
-    """Put `controls` (ipywidgets) in a row above `player`, for display as one widget."""
-    return Controlled(player, controls)

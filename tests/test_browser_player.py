@@ -1,0 +1,221 @@
+"""Every player and live figure of every lesson, measured in JupyterLab in headless Chromium.
+
+For each lesson (01-05) and each style preset (``notebook``, ``lecture``, through the kernel's
+``COURSE_STYLE``), run all cells, then for every ``.perceptron-stepthrough`` and
+``.perceptron-livefigure``:
+
+* the picture is never shown larger than its own pixels, and keeps its aspect ratio;
+* picture, Step button and the readout's first line fit in one view of the notebook, measured at
+  1440x900 with the file browser open and at 1280x720 (a projector) with it closed;
+* the picture has alt text, and every button has a name (text or aria-label);
+* players: with the player focused, → steps, ← steps back, End goes to the last update of the run
+  on show, Home to the start, space plays and pauses; and after a RunSwitch change End goes to the
+  new run's last update (it once went to the previous run's).
+
+Screenshots of the first player of each lesson at each size go to ``tests/artifacts/player/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts" / "player"
+LESSONS = sorted(p.name for p in (REPO / "notebooks").glob("0[1-5]_*.ipynb"))
+PRESETS = ("notebook", "lecture")
+VIEWS = {"lab-1440x900": ((1440, 900), True), "projector-1280x720": ((1280, 720), False)}
+TIMEOUT_MS = 180_000
+
+
+def _served(tmp: Path) -> Path:
+    """A copy of notebooks/ without saved outputs, beside links to the rest of the repo."""
+    for entry in REPO.iterdir():
+        if entry.name not in {"notebooks", ".git", ".venv"}:
+            (tmp / entry.name).symlink_to(entry)
+    shutil.copytree(REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for nb in (tmp / "notebooks").glob("*.ipynb"):
+        content = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in content["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
+    return tmp
+
+
+@pytest.fixture(scope="module", params=PRESETS)
+def lab(request, tmp_path_factory):
+    require_browser()
+    root = _served(tmp_path_factory.mktemp(f"served-{request.param}"))
+    with jupyter_server(root, env={"COURSE_STYLE": request.param}) as server:
+        yield request.param, server
+
+
+# ----------------------------------------------------------------------------- in-page measurements
+
+# The boxes that must fit in one view, relative to the notebook's scroll area.
+JS_MEASURE = """(el) => {
+  const scroller = el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook');
+  const view = scroller.getBoundingClientRect();
+  const img = el.querySelector('img.widget-image');
+  const step = [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Step');
+  const head = el.querySelector('.perceptron-readout b') || el.querySelector('.widget-html-content');
+  const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return [r.top, r.bottom, r.left, r.right]; };
+  const unnamed = [...el.querySelectorAll('button')].filter((b) => b.offsetParent !== null
+      && !(b.textContent.trim() || b.getAttribute('aria-label') || b.getAttribute('title'))).length;
+  return {view: [view.top, view.bottom], img: box(img), step: box(step), head: box(head),
+          natural: img ? [img.naturalWidth, img.naturalHeight] : null,
+          shown: img ? [img.clientWidth, img.clientHeight] : null, alt: img ? img.alt : null, unnamed,
+          dpr: window.devicePixelRatio};
+}"""
+
+JS_K = """(el) => { const h = el.querySelector(':scope > .widget-slider .noUi-handle');
+  return h ? [Number(h.getAttribute('aria-valuenow')), Number(h.getAttribute('aria-valuemax'))] : null; }"""
+
+JS_PLAYING = "(el) => !!el.querySelector('.widget-play button i.fa-pause')"
+
+
+def _open_and_run(page, server, nb: str) -> None:
+    page.goto(server.lab_url(f"notebooks/{nb}"))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
+    page.wait_for_function(JS_KERNEL_IDLE, arg=f"notebooks/{nb}", timeout=TIMEOUT_MS, polling=100)
+    page.wait_for_timeout(500)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+          const p = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+          return w.sessionContext.session.kernel.status === 'idle'
+                 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }""",
+        timeout=TIMEOUT_MS, polling=200)
+    page.wait_for_timeout(1000)
+
+
+def _set_view(page, name: str) -> None:
+    (w, h), browser_open = VIEWS[name]
+    page.set_viewport_size({"width": w, "height": h})
+    shown = page.evaluate("() => !window.jupyterapp.shell.leftCollapsed")
+    if shown != browser_open:
+        page.evaluate("window.jupyterapp.commands.execute('filebrowser:toggle-main')")
+    page.wait_for_timeout(400)
+
+
+def _fits(page, el, where: str) -> dict:
+    # Put the top of the widget at the top of the notebook's view, as a student scrolls to it.
+    el.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(150)
+    m = el.evaluate(JS_MEASURE)
+    assert m["img"] and m["natural"][0] > 0, f"{where}: no picture"
+    (nw, nh), (cw, ch) = m["natural"], m["shown"]
+    assert cw <= nw + 0.5 and ch <= nh + 0.5, f"{where}: picture {nw}x{nh} px shown at {cw}x{ch} (stretched)"
+    assert abs(cw / ch - nw / nh) < 0.02 * nw / nh, f"{where}: aspect ratio changed ({nw}x{nh} -> {cw}x{ch})"
+    assert m["alt"] and len(m["alt"]) > 15, f"{where}: picture without alt text"
+    assert m["unnamed"] == 0, f"{where}: {m['unnamed']} buttons without a name"
+    parts = [m["img"]] + [b for b in (m["step"], m["head"]) if b]
+    if m["step"] is not None:  # a player: its Step button and readout headline are in the same view
+        top, bottom = min(p[0] for p in parts), max(p[1] for p in parts)
+        view = m["view"][1] - m["view"][0]
+        assert bottom - top <= view, f"{where}: picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}"
+    return m
+
+
+def _press(page, el, key: str) -> None:
+    el.evaluate("(e) => e.focus()")
+    page.keyboard.press(key)
+
+
+def _wait_k(page, el, want, where):
+    try:
+        page.wait_for_function(f"(el) => {{ const k = ({JS_K})(el); return k && {want}; }}", arg=el.element_handle(),
+                               timeout=10_000, polling=30)
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{where}: k is {el.evaluate(JS_K)}, expected {want}") from exc
+
+
+def _keyboard(page, player, where: str) -> None:
+    k, K = player.evaluate(JS_K)
+    assert k == 0, f"{where}: after Run All the player is at k = {k}, not at its start"
+    _press(page, player, "ArrowRight")
+    _wait_k(page, player, "k[0] === 1", f"{where}: ArrowRight")
+    _press(page, player, "ArrowLeft")
+    _wait_k(page, player, "k[0] === 0", f"{where}: ArrowLeft")
+    _press(page, player, "End")
+    _wait_k(page, player, f"k[0] === {K}", f"{where}: End")
+    _press(page, player, "Home")
+    _wait_k(page, player, "k[0] === 0", f"{where}: Home")
+    _press(page, player, " ")
+    page.wait_for_function(JS_PLAYING, arg=player.element_handle(), timeout=5000)
+    _press(page, player, " ")
+    page.wait_for_function(f"(el) => !({JS_PLAYING})(el)", arg=player.element_handle(), timeout=5000)
+    _press(page, player, "Home")
+    _wait_k(page, player, "k[0] === 0", f"{where}: Home after play")
+
+
+def _switch_then_end(page, switch, where: str) -> list[str]:
+    """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end."""
+    buttons = switch.locator(".widget-toggle-buttons button")
+    player = switch.locator(".perceptron-stepthrough").first
+    done = []
+    for j in list(range(1, buttons.count())) + [0]:
+        player.evaluate("(el) => { el.querySelector(':scope > .widget-slider').dataset.old = '1'; }")
+        buttons.nth(j).click()
+        # the new run is on show: a new slider (each run gets its own) over that run's range, and its readout
+        page.wait_for_function(
+            f"""(el) => {{ const s = el.querySelector(':scope > .widget-slider'); if (!s || s.dataset.old) return false;
+                 const b = el.querySelector('.perceptron-readout b'); const k = ({JS_K})(el);
+                 const m = b && /^Start state \\(update 0 of (\\d+)\\)/.exec(b.textContent);
+                 return !!m && !!k && k[0] === 0 && k[1] === Number(m[1]); }}""",
+            arg=player.element_handle(), timeout=10_000, polling=30)
+        K = player.evaluate(JS_K)[1]
+        _press(page, player, "End")
+        _wait_k(page, player, f"k[0] === k[1] && k[1] === {K}", f"{where} run {j}: End")
+        want = f"Update {K} of {K}" if K else "Start state"
+        try:
+            page.wait_for_function("([el, w]) => { const b = el.querySelector('.perceptron-readout b');"
+                                   " return !!b && b.textContent.startsWith(w); }",
+                                   arg=[player.element_handle(), want], timeout=10_000, polling=30)
+        except Exception as exc:  # noqa: BLE001
+            head = player.locator(".perceptron-readout b").inner_text()
+            raise AssertionError(f"{where} run {j}: End shows {head!r}, not {want!r}") from exc
+        done.append(K)
+        _press(page, player, "Home")
+    return done
+
+
+@pytest.mark.parametrize("nb", LESSONS)
+def test_players_fit_and_answer_keys(lab, chromium, nb):
+    preset, server = lab
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    try:
+        _open_and_run(page, server, nb)
+        widgets = page.locator(".perceptron-stepthrough, .perceptron-livefigure")
+        n = widgets.count()
+        assert n > 0, f"{nb}: no player or live figure"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for view in VIEWS:
+            _set_view(page, view)
+            for i in range(n):
+                el = widgets.nth(i)
+                _fits(page, el, f"{nb} [{preset}, {view}] widget {i}")
+                if i == 0:
+                    page.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-{preset}-{view}.png"))
+        _set_view(page, "lab-1440x900")
+        players = page.locator(".perceptron-stepthrough")
+        for i in range(players.count()):
+            p = players.nth(i)
+            p.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+            _keyboard(page, p, f"{nb} [{preset}] player {i}")
+        switches = page.locator(".perceptron-runswitch")
+        for i in range(switches.count()):
+            _switch_then_end(page, switches.nth(i), f"{nb} [{preset}] switch {i}")
+    finally:
+        page.evaluate("window.jupyterapp.commands.execute('kernelmenu:shutdown')")
+        page.wait_for_timeout(300)
+        context.close()

@@ -1,0 +1,289 @@
+"""The player after its rebuild: each defect of issue 12 has a test here that fails on the old code.
+
+1. A run switch shows exactly the chosen run's data (labels, marks, readout) at every k, in every order.
+2. The picture is never shown larger than its own pixels.
+3. Everything drawn stays inside the data panel at every k of every player in the course (or the
+   panel says what is outside).
+4. The k slider's range is the range of the run on show (a new slider per run, so no front end
+   keeps an old range).
+
+Plus: every player and live figure of the course is at its start after Run All, and the display
+bundle carries a still picture with alt text (and a recording when asked).
+"""
+
+import io
+import itertools
+from pathlib import Path
+
+import matplotlib
+import nbformat
+import numpy as np
+import pytest
+from PIL import Image
+
+from perceptron_lib import fit_perceptron
+from perceptron_lib.perceptron import is_mistake
+from perceptron_lib.widgets import DataPanel, LiveFigure, StepThrough
+
+RECORD_ENV = "PERCEPTRON_COURSE_RECORD"  # the recording contract (perceptron_lib.recording)
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+LESSONS = sorted(p.name for p in NOTEBOOKS.glob("0[1-5]_*.ipynb"))
+
+X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
+Y8 = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
+
+
+def _switch_cls():
+    from perceptron_lib.panels import loss
+
+    if hasattr(loss, "RunSwitch"):  # the old code kept it in the lesson module
+        return loss.RunSwitch
+    from perceptron_lib.switch import RunSwitch
+
+    return RunSwitch
+
+
+def sign(v):
+    return "+1" if v > 0 else "-1"
+
+
+def slider(player):
+    return player.slider if hasattr(player, "slider") else player._slider
+
+
+def check_shows(player, run, X, y):
+    """The player's picture and words are those of `run` on (X, y) at its step k."""
+    assert player.run is run
+    np.testing.assert_array_equal(player.y, y)
+    k, st = player.k, player.state
+    dp = player.panels[0]
+    mask = is_mistake(X @ st.w + st.b, y, run.update_on)
+    np.testing.assert_array_equal(dp.mistakes.get_xydata(), X[mask].reshape(-1, 2))
+    text = player.text
+    assert f"Mistakes now: {int(mask.sum())} of {len(y)}" in text
+    if k > 0 and st.i >= 0:
+        assert f"Example i = {st.i}: x = " in text and f"y = {sign(y[st.i])}." in text
+        assert dp.ax.title.get_text().endswith(f"y = {sign(y[st.i])}")
+
+
+# --------------------------------------------------------------------------- defect 1
+
+
+def test_defect1_switch_to_a_run_without_data_drops_the_flipped_labels():
+    runs = {rule: fit_perceptron(X8, Y8, update_on=rule) for rule in ["nonpositive", "negative", "sign"]}
+    flipped = fit_perceptron(X8, -Y8, update_on="sign")
+    trap = StepThrough(runs["nonpositive"], X8, Y8)
+    switch = _switch_cls()(trap, {"≤ 0 (θ = 1)": runs["nonpositive"], "sign, labels flipped": (flipped, X8, -Y8)})
+    switch.select("sign, labels flipped")
+    switch.select("≤ 0 (θ = 1)")
+    trap.seek(7)
+    check_shows(trap, runs["nonpositive"], X8, Y8)
+    assert "y = -1" in trap.text  # example 0 has label -1 (the bug said +1)
+
+
+def test_defect1_every_order_every_k():
+    """Every order of the runs of a switch (flipped data among them), checked at every k."""
+    runs = {
+        "a": (fit_perceptron(X8, Y8), X8, Y8),
+        "flipped": (fit_perceptron(X8, -Y8, update_on="sign"), X8, -Y8),
+        "negative": (fit_perceptron(X8, Y8, update_on="negative"), X8, Y8),
+    }
+    player = StepThrough(runs["a"][0], X8, Y8)
+    switch = _switch_cls()(player, {"a": runs["a"][0], "flipped": runs["flipped"], "negative": runs["negative"][0]})
+    for order in itertools.permutations(runs):
+        for label in order:
+            switch.select(label)
+            run, X, y = runs[label]
+            assert slider(player).max == player.K == len(run.history) - 1
+            for k in range(player.K + 1):
+                player.seek(k)
+                check_shows(player, run, X, y)
+
+
+# --------------------------------------------------------------------------- defect 2
+
+
+@pytest.mark.parametrize("style", ["notebook", "lecture"])
+def test_defect2_picture_never_wider_than_its_pixels(style):
+    run = fit_perceptron(X8, Y8)
+    for dpi in (None, 200):
+        p = StepThrough(run, X8, Y8, style=style, dpi=dpi)
+        width_px = Image.open(io.BytesIO(p.frame_png())).size[0]
+        lay = p._image.layout
+        assert lay.max_width is not None, "the picture must have a width cap (the old player stretched it)"
+        cap = int(lay.max_width.split(",")[1].strip(" px)"))
+        assert cap <= width_px
+        assert lay.width in (None, "auto") and lay.height in (None, "auto")  # aspect ratio kept
+        assert "100vh" in lay.max_height  # and never taller than the view
+
+
+# --------------------------------------------------------------------------- defect 4
+
+
+def test_defect4_slider_range_follows_the_run():
+    long = fit_perceptron(X8, Y8)
+    short = fit_perceptron(X8[:2], Y8[:2])
+    p = StepThrough(short, X8[:2], Y8[:2])
+    first = slider(p)
+    p.set_run(long, X8, Y8)
+    assert slider(p) is not first, "a run change must give the front end a new slider (the old one kept its range)"
+    assert slider(p).max == p.K == long.mistakes and slider(p).value == 0
+    slider(p).value = slider(p).max  # what the End key does
+    assert p.k == long.mistakes and long.mistakes > short.mistakes and p.state.i == long.history.i[-1]
+
+
+# --------------------------------------------------------------------------- the course
+
+
+def _run_notebook(path):
+    """Execute a lesson's code cells in this process (Agg backend, display collects); return its namespace."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    matplotlib.use("Agg")
+    shell = InteractiveShell.instance()
+    ns = {"__name__": "__main__"}
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            src = shell.transform_cell(cell.source).replace("from IPython.display import display\n", "")
+            ns["display"] = lambda *args, **kwargs: None
+            exec(compile(src, f"{path.name}:{cell.id}", "exec"), ns)  # noqa: S102 - the course's own notebooks
+    return ns
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    import os
+
+    old = os.getcwd()
+    os.chdir(NOTEBOOKS)
+    try:
+        return {name: _run_notebook(NOTEBOOKS / name) for name in LESSONS}
+    finally:
+        os.chdir(old)
+        import matplotlib.pyplot as plt
+
+        plt.close("all")
+
+
+def players(ns):
+    return {name: v for name, v in ns.items() if isinstance(v, StepThrough)}
+
+
+def test_every_player_is_at_its_start_after_run_all(course):
+    RunSwitch = _switch_cls()
+    seen = 0
+    for lesson, ns in course.items():
+        for name, v in ns.items():
+            where = f"{lesson}: {name}"
+            if isinstance(v, StepThrough):
+                assert v.k == 0 and not v.playing, where
+                seen += 1
+            elif isinstance(v, RunSwitch):
+                assert v.value == next(iter(v.runs)), where
+                run, X, y = v.runs[v.value]
+                assert v.player.run is run and np.array_equal(v.player.y, y), where
+            elif isinstance(v, LiveFigure):
+                assert v.values == v.initial_values, where
+    assert seen >= 10
+
+
+def _inside(ax, pts, tol=1e-9):
+    pts = np.asarray(pts, float).reshape(-1, 2)
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    return bool(np.all((pts[:, 0] >= x0 - tol) & (pts[:, 0] <= x1 + tol) & (pts[:, 1] >= y0 - tol)
+                       & (pts[:, 1] <= y1 + tol)))
+
+
+def check_inside_at_every_k(player, where):
+    dp = player.panels[0]
+    ax = dp.ax
+    for k in range(player.K + 1):
+        dp.update(k)
+        assert _inside(ax, dp.P), f"{where}, k = {k}: a point outside the view"
+        for arrow in (dp.w_arrow, dp.update_arrow, dp.ghost):
+            if arrow.get_visible():
+                assert _inside(ax, [arrow.start, arrow.end]), f"{where}, k = {k}: an arrow leaves the panel"
+        seg = dp.boundary.get_xydata()
+        if len(seg) and not _inside(ax, seg, tol=1e-6):  # only a lifted circle can: clipped, and said
+            assert dp.boundary.get_clip_on() and "boundary partly outside" in dp.scale_text.get_text(), \
+                f"{where}, k = {k}: the boundary leaves the panel without a note"
+        if not len(seg) and dp.mode != "lifted" and np.any(player.run.history.w[k]):
+            assert "boundary outside the view" in dp.scale_text.get_text(), f"{where}, k = {k}: no note"
+    dp.update(player.k)
+
+
+def test_defect3_everything_drawn_stays_inside_at_every_k(course):
+    RunSwitch = _switch_cls()
+    n = 0
+    for lesson, ns in course.items():
+        for name, p in players(ns).items():
+            check_inside_at_every_k(p, f"{lesson} {name}")
+            n += 1
+        for name, sw in ns.items():
+            if isinstance(sw, RunSwitch):
+                first = sw.value
+                for label in sw.runs:
+                    sw.select(label)
+                    check_inside_at_every_k(sw.player, f"{lesson} {name}[{label}]")
+                sw.select(first)
+    assert n >= 10
+
+
+def test_defect3_xor_and_six_points_named_in_the_issue():
+    from perceptron_lib import data
+
+    X, y = data.xor()
+    check_inside_at_every_k(StepThrough(fit_perceptron(X, y), X, y), "XOR")
+    X6, y6 = data.no_origin_separator()
+    check_inside_at_every_k(StepThrough(fit_perceptron(X6, y6, fit_bias=False), X6, y6,
+                                        data_panel=DataPanel(arrow_scale=0.2)), "6 points")
+
+
+def test_switches_of_the_course_every_order_every_k(course):
+    RunSwitch = _switch_cls()
+    for ns in course.values():
+        for sw in ns.values():
+            if not isinstance(sw, RunSwitch):
+                continue
+            first = sw.value
+            for order in itertools.permutations(sw.runs, 2):
+                for label in order:
+                    sw.select(label)
+                    run, X, y = sw.runs[label]
+                    for k in range(sw.player.K + 1):
+                        sw.player.seek(k)
+                        check_shows(sw.player, run, X, y)
+            sw.select(first)
+
+
+# --------------------------------------------------------------------------- display contract
+
+
+def test_display_bundle_has_a_small_still_with_alt_text(monkeypatch):
+    run = fit_perceptron(X8, Y8)
+    p = StepThrough(run, X8, Y8)
+    p.seek(3)
+    monkeypatch.delenv(RECORD_ENV, raising=False)
+    data, meta = p._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data and "text/html" not in data
+    assert data["text/plain"] == repr(p) and "0x" not in repr(p)
+    img = Image.open(io.BytesIO(data["image/png"]))
+    m = meta["image/png"]
+    assert img.size == (m["width"], m["height"]) == (500, 460)
+    assert len(data["image/png"]) < 60_000
+    assert m["alt"] == p.alt and "after update 3 of" in m["alt"] and m["alt"].endswith(".")
+    monkeypatch.setenv(RECORD_ENV, "1")
+    data, _ = p._repr_mimebundle_()
+    html = data["text/html"]
+    assert 'class="perceptron-recording"' in html and len(html.encode()) <= 2_000_000
+    assert "http://" not in html and "https://" not in html and p.k == 3
+
+
+def test_keys_hook_carries_the_alt_text():
+    run = fit_perceptron(X8, Y8)
+    p = StepThrough(run, X8, Y8)
+    p.next()
+    assert p.alt in p._keys.value.replace("&#x27;", "'") or p.alt.replace("−", "−") in p._keys.value
+    assert "onerror=" in p._keys.value and "ArrowRight" in p._keys.value
