@@ -86,12 +86,12 @@ NB           ?=
 # Decks in the lecture preset: each lesson is re-run in a fresh kernel with COURSE_STYLE=lecture
 # (about 10 s a lesson). SLIDES_STYLE=saved exports the saved outputs instead (no kernel).
 slides: venv
-	env -u MPLBACKEND $(PYTHON) tools/build_slides.py --out _slides --style $(SLIDES_STYLE)
+	env -u MPLBACKEND $(PYTHON) -m tools.build_slides --out _slides --style $(SLIDES_STYLE)
 
 # Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
 # live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
 site: venv
-	env -u MPLBACKEND $(PYTHON) tools/build_site.py --out _site --style $(SITE_STYLE)
+	env -u MPLBACKEND $(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE)
 
 # One notebook as an app on 127.0.0.1 with a token (printed in the URL). Voila runs it in a
 # fresh kernel and hides the code; tools/jupyter holds its page template (course_app). With

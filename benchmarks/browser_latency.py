@@ -27,9 +27,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
 
-from browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch  # noqa: E402
+from tests.browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch
 
 LABEL_NOTEBOOK = {
     "cells": [

@@ -226,3 +226,16 @@ def read_only(a):
         a = np.asarray(a)
         a.setflags(write=False)
     return a
+
+
+def check_alt(alt, *, name: str = "alt") -> str:
+    """A figure's alt text: one plain sentence saying what the figure shows."""
+    if not isinstance(alt, str) or not alt.strip():
+        raise TypeError(f"{name} must be a sentence saying what the figure shows; got {alt!r} instead.")
+    text = " ".join(alt.split())
+    if not text.endswith((".", "?", "!")) or len(text) > 400:
+        raise ValueError(
+            f"{name} must be one sentence (ending with a full stop, at most 400 characters) saying what the "
+            f"figure shows; got {text[:80]!r}{'...' if len(text) > 80 else ''} instead."
+        )
+    return text

@@ -40,12 +40,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tools"))
+from tools import build_site, build_slides, instructor_notes
+from tools import course_export as ce
 
-import build_site  # noqa: E402
-import build_slides  # noqa: E402
-import course_export as ce  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "tests" / "artifacts" / "instructor"
