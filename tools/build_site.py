@@ -95,7 +95,7 @@ ol.course {{ padding-left: 0; list-style: none; }}
 ol.course li {{ margin: 0.8em 0; }}
 ol.course li > a {{ font-weight: 600; font-size: 1.1em; }}
 .time {{ color: #555; margin-left: 0.6em; font-size: 0.9em; }}
-.file {{ color: #777; font: 0.8em ui-monospace, monospace; }}
+.file {{ color: #595959; font: 0.8em ui-monospace, monospace; }}
 .note {{ color: #444; background: #f4f4f4; padding: 0.6em 1em; border-radius: 4px; }}
 </style>
 </head>

@@ -49,6 +49,12 @@ class SpeakerNotes(Preprocessor):
             if notes:
                 note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
                 note.metadata["slideshow"] = {"slide_type": "notes"}
+                note.metadata["slide_type"] = "notes"  # what the reveal template reads, when its own
+                # preprocessor (which copies slideshow.slide_type there) has already run; then the
+                # note must also close the slide the cell closed, or it would land outside it
+                for key in ("fragment_end", "subslide_end", "slide_end"):
+                    if cell.metadata.pop(key, False):
+                        note.metadata[key] = True
                 cells.append(note)
         nb.cells = cells
         return nb, resources
