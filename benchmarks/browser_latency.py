@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-
 from tests.browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch
+
+REPO = Path(__file__).resolve().parents[1]
 
 LABEL_NOTEBOOK = {
     "cells": [

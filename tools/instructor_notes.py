@@ -24,7 +24,7 @@ from nbconvert.preprocessors import Preprocessor
 
 from tools import course_export as ce
 
-BEGIN = "<!-- BEGIN speaker notes: written by `python -m tools.instructor_notes` from the notebooks; edit them there -->"
+BEGIN = "<!-- BEGIN speaker notes: written by `python -m tools.instructor_notes` from the notebooks; edit there -->"
 END = "<!-- END speaker notes -->"
 INSTRUCTORS_MD = ce.NOTEBOOKS / "INSTRUCTORS.md"
 _HEADING_RE = re.compile(r"^\s*#{1,4}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -81,10 +81,11 @@ def section(notebook_dir: Path = ce.NOTEBOOKS) -> str:
         notes = lesson_notes(ce.read(path))
         if not notes:
             continue
-        lines += ["", f"### {path.stem} · {ce.title_of(ce.read(path))}", ""]
+        lines += ["", f"### {ce.title_of(ce.read(path)) or path.stem}", ""]
         for heading, note in notes:
             body = " ".join(note.split())
-            lines.append(f"- *{heading}.* {body}")
+            stop = "" if heading.endswith((".", "?", "!", ":")) else "."
+            lines.append(f"- *{heading}{stop}* {body}")
     lines += ["", END]
     return "\n".join(lines)
 
