@@ -302,7 +302,7 @@ def test_slides_have_one_deck_per_lesson_and_are_offline(slides):
         html = d["path"].read_text()
         assert html.count("<section") >= d["slides"]
         assert "No description has been provided" not in html and not _imgs_without_alt(html)
-        assert 'class="highlight hl-ipython3' not in html, "code is shown on a slide (tag the cell slide-show-code to show it)"
+        assert 'class="highlight hl-ipython3' not in html, "code on a slide (tag the cell slide-show-code to show it)"
 
 
 def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path):
@@ -423,8 +423,9 @@ JS_SLIDE_FIT = """() => {
   for (const el of s.querySelectorAll('*')) {
     if (el.closest('aside.notes')) continue;
     const st = getComputedStyle(el);
-    const scrolls = /(auto|scroll)/.test(st.overflowY + st.overflowX) && (el.scrollHeight > el.clientHeight + 2 || el.scrollWidth > el.clientWidth + 2);
-    const clips = /hidden|clip/.test(st.overflowX) && el.scrollWidth > el.clientWidth + 2 && el.innerText && el.innerText.trim();
+    const wider = el.scrollWidth > el.clientWidth + 2, taller = el.scrollHeight > el.clientHeight + 2;
+    const scrolls = /(auto|scroll)/.test(st.overflowY + st.overflowX) && (wider || taller);
+    const clips = /hidden|clip/.test(st.overflowX) && wider && el.innerText && el.innerText.trim();
     if (scrolls || clips) cut.push(el.tagName + '.' + el.className.toString().slice(0, 40));
   }
   return {scale: parseFloat(s.dataset.courseScale), inside: b.top >= deck.top - 2 && b.bottom <= deck.bottom + 2 &&
@@ -650,3 +651,47 @@ def test_saved_deck_has_a_still_for_every_live_figure(slides):
                 if "<img" not in _cell_html(html, cell.id):
                     missing.append(f"{p.stem} cell {cell.id}")
     assert not missing, f"live figures with no still in the saved decks: {missing}"
+
+
+# --- live presenting in JupyterLab (jupyterlab-slideshow) ------------------------------------
+
+
+@pytest.mark.browser
+def test_browser_slideshow_presents_the_notebook_and_its_player_steps_live(chromium, tmp_path):
+    """jupyterlab-slideshow's deck mode (command deck:start) in JupyterLab: the slides are the
+    notebook's own cells, so the widget manager is there and a player steps live on its slide."""
+    from browser_support import JS_KERNEL_IDLE, jupyter_server
+
+    lesson = _voila_lesson()
+    shutil.copytree(NOTEBOOKS, tmp_path / "notebooks")
+    path = f"notebooks/{lesson.name}"
+    with jupyter_server(tmp_path, app="lab", timeout=90) as srv:
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(srv.lab_url(path))
+        page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=90_000)
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_selector(".perceptron-stepthrough .widget-button", timeout=180_000)
+        page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=180_000)
+        has_deck = page.evaluate("() => window.jupyterapp.commands.hasCommand('deck:start')")
+        assert has_deck, "jupyterlab-slideshow is not installed"
+        page.locator(".jp-Notebook .jp-Cell").first.click()  # the deck presents the active notebook
+        page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
+        on_slide = ".jp-deck-mod-visible .perceptron-stepthrough"
+        for _ in range(100):
+            if page.locator(on_slide).count():
+                break
+            page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
+            page.wait_for_timeout(100)
+        player = page.locator(on_slide).first
+        assert player.count(), "no slide of the deck shows a player"
+        readout = player.locator(".widget-html").first
+        before = readout.inner_text()
+        player.locator(".widget-button", has_text="Step").first.click()
+        page.wait_for_function("([el, b]) => el.innerText !== b", arg=[readout.element_handle(), before],
+                               timeout=10_000)  # fmt: skip
+        _shot(page, f"slideshow_{lesson.stem}_player.png")
+        assert page.locator(".jp-deck-mod-visible").count() > 0
+        assert not errors, errors
+        page.close()
