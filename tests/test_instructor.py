@@ -449,9 +449,8 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
                            timeout=30_000)  # fmt: skip
     total = page.evaluate("Reveal.getTotalSlides()")
     assert total == next(d["slides"] for d in decks["decks"] if d["path"] == deck)
-    assert page.evaluate("document.querySelectorAll('.reveal .slides > section > section').length") == 0, (
-        "a vertical stack: the right arrow would skip its slides"
-    )
+    vertical = page.evaluate("() => Reveal.getSlides().filter((s) => (Reveal.getIndices(s).v || 0) > 0).length")
+    assert vertical == 0, f"{vertical} slides below others: the right arrow would skip them"
     page.locator(".reveal").click(position={"x": 5, "y": 5})
     bad, scales = [], []
     for i in range(total):
@@ -507,18 +506,28 @@ def _voila_lesson() -> Path:
     pytest.skip("no lesson with a player")
 
 
+#: The app's smallest text in the lecture preset (px): the prose, the buttons and the readout.
+LECTURE_MIN_FONT_PX = 18
+
+
 @pytest.mark.browser
-def test_browser_app_view_runs_a_player_without_code(chromium):
+@pytest.mark.parametrize("template", ["course_app", "course_app_lecture"])
+def test_browser_app_view_runs_a_player_without_code(chromium, template):
+    """`make app` (and `COURSE_STYLE=lecture make app`): Voila on the notebooks folder with the
+    course template. No code, no exercise check, no prose about hidden code; a player steps;
+    the links to other lessons open; in the lecture preset no text is smaller than 18 px."""
     from browser_support import jupyter_server
 
     lesson = _voila_lesson()
     env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
-    with jupyter_server(NOTEBOOKS, app="voila", env=env, extra_args=["--template=course_app"], timeout=90) as srv:
-        page = chromium.new_page(viewport={"width": 1200, "height": 900})
+    if template == "course_app_lecture":
+        env["COURSE_STYLE"] = "lecture"
+    with jupyter_server(NOTEBOOKS, app="voila", env=env, extra_args=[f"--template={template}"], timeout=90) as srv:
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         t0 = time.monotonic()
-        page.goto(srv.voila_url(lesson.name))
+        page.goto(srv.voila_url(lesson.name), timeout=240_000)  # Voila answers once the lesson has run
         step = page.locator(".perceptron-stepthrough .widget-button", has_text="Step").first
         step.wait_for(timeout=240_000)  # Voila runs the whole notebook first
         loaded = time.monotonic() - t0
@@ -528,8 +537,10 @@ def test_browser_app_view_runs_a_player_without_code(chromium):
                        errors: document.querySelectorAll('.jp-OutputArea-output[data-mime-type*="error"]').length})"""
         )
         assert dom == {"codeInputs": 0, "editors": 0, "errors": 0}, dom
-        assert "import " not in page.locator("body").inner_text()
-        assert page.locator(".animation:visible").count() == 0, "the app shows the recorded animation too"
+        text = page.locator("body").inner_text()
+        assert "import " not in text
+        for hidden in ("not attempted yet", "Exercise 1", "cell below", "next cell"):
+            assert hidden not in text, f"the app shows {hidden!r}, which needs the code it hides"
         player = page.locator(".perceptron-stepthrough").first
         readout = player.locator(".widget-html").first
         before = readout.inner_text()
@@ -539,11 +550,27 @@ def test_browser_app_view_runs_a_player_without_code(chromium):
         page.wait_for_function(
             "([el, b]) => el.innerText !== b", arg=[readout.element_handle(), before], timeout=10_000
         )
-        assert readout.inner_text() != before
         player.scroll_into_view_if_needed()
-        _shot(page, f"app_{lesson.stem}.png")
+        _shot(page, f"app_{template}_{lesson.stem}.png")
+        if template == "course_app_lecture":
+            sizes = page.evaluate(
+                """(root) => ['.jp-RenderedMarkdown p', '.perceptron-stepthrough .widget-button',
+                              '.perceptron-stepthrough .widget-html-content'].map((sel) => {
+                   const el = document.querySelector(sel);
+                   return [sel, el ? parseFloat(getComputedStyle(el).fontSize) : 0];
+                 })"""
+            )
+            small = [(sel, px) for sel, px in sizes if px < LECTURE_MIN_FONT_PX]
+            assert not small, f"text under {LECTURE_MIN_FONT_PX}px in the lecture preset: {small}"
+        links = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.jp-RenderedMarkdown a[href$=\".ipynb\"]')).map((a) => a.href)"
+        )
+        assert links, "the lesson links to no other lesson"
+        for href in sorted(set(links))[:1]:  # Voila runs the linked lesson to answer: one is enough
+            status = page.request.get(href, max_redirects=0, timeout=240_000).status
+            assert status == 200, f"{href} answers {status}"
         assert not errors, errors
-        print(f"Voila: {lesson.name} ready in {loaded:.1f} s")
+        print(f"Voila ({template}): {lesson.name} ready in {loaded:.1f} s")
         page.close()
 
 
