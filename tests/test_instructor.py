@@ -539,7 +539,7 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         assert dom == {"codeInputs": 0, "editors": 0, "errors": 0}, dom
         text = page.locator("body").inner_text()
         assert "import " not in text
-        for hidden in ("not attempted yet", "Exercise 1", "cell below", "next cell"):
+        for hidden in ("not attempted yet", "Exercise 1", "Replace the `...`", "Shift-Enter"):
             assert hidden not in text, f"the app shows {hidden!r}, which needs the code it hides"
         player = page.locator(".perceptron-stepthrough").first
         readout = player.locator(".widget-html").first
