@@ -339,7 +339,11 @@ def test_makefile_has_the_instructor_targets():
     for target in ("slides", "app", "site"):
         assert re.search(rf"^{target}\s*:", makefile, flags=re.MULTILINE), target
     app = makefile[makefile.index("\napp:"):]
-    assert "--Voila.ip=127.0.0.1" in app and "--token" in app and "--template=course_app" in app
+    assert "--Voila.ip=127.0.0.1" in app and "--token" in app and "--template=$(APP_TEMPLATE)" in app
+    lecture_switch = r"^APP_TEMPLATE = course_app\$\(if \$\(filter lecture,\$\(COURSE_STYLE\)\),_lecture,\)"
+    assert re.search(lecture_switch, makefile, re.M)
+    # the whole folder, so that links between lessons work (a single notebook answers 403 to them)
+    assert re.search(r"\) notebooks\s*$", app.split("\n\n")[0]) and "kernel_pools_config" in app
     ignore = (REPO / ".gitignore").read_text().split()
     assert "_site/" in ignore and "_slides/" in ignore
 
