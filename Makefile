@@ -101,26 +101,32 @@ NB           ?=
 # Decks in the lecture preset: each lesson is re-run in a fresh kernel with COURSE_STYLE=lecture
 # (about 10 s a lesson). SLIDES_STYLE=saved exports the saved outputs instead (no kernel).
 slides: venv
-	env -u MPLBACKEND $(PYTHON) tools/build_slides.py --out _slides --style $(SLIDES_STYLE)
+	env -u MPLBACKEND $(PYTHON) -m tools.build_slides --out _slides --style $(SLIDES_STYLE)
 
 # Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
 # live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
 site: venv
-	env -u MPLBACKEND $(PYTHON) tools/build_site.py --out _site --style $(SITE_STYLE)
+	env -u MPLBACKEND $(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE)
 
-# One notebook as an app on 127.0.0.1 with a token (printed in the URL). Voila runs it in a
-# fresh kernel and hides the code; tools/jupyter holds its page template (course_app). With
-# --preheat_kernel Voila runs the notebook as soon as it starts, so the page opens ready.
-# COURSE_STYLE=lecture make app NB=03 shows it in the projector preset.
+# The lessons as an app on 127.0.0.1 with a token, opened at lesson NB. Voila serves the whole
+# notebooks/ folder, so the links between lessons work; it hides the code and the cells tagged
+# app-hide (exercises); tools/jupyter holds its page templates. Lesson NB is pre-heated (Voila
+# runs it as soon as it starts, so the page opens ready); other lessons run when opened.
+# COURSE_STYLE=lecture make app NB=03 shows it in the projector preset (figures, prose, players).
+APP_TEMPLATE = course_app$(if $(filter lecture,$(COURSE_STYLE)),_lecture,)
+
 app: venv
-	@nb=$$(ls notebooks/$(NB)*.ipynb 2>/dev/null | head -n 1); \
+	@nb=$$(cd notebooks && ls $(NB)*.ipynb 2>/dev/null | head -n 1); \
 	if [ -z "$(NB)" ] || [ -z "$$nb" ]; then \
 	  echo "usage: make app NB=03   (one of: $$(cd notebooks && ls [0-9][0-9]_*.ipynb | cut -c1-2 | tr '\n' ' '))"; \
 	  exit 2; \
 	fi; \
-	echo "==> make app: $$nb with Voila at http://127.0.0.1:$(APP_PORT)/ (the token is in the URL below; Ctrl-C stops it)"; \
+	token=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))'); \
+	echo "==> make app: open http://127.0.0.1:$(APP_PORT)/voila/render/$$nb?token=$$token (template $(APP_TEMPLATE); Ctrl-C stops it)"; \
 	env -u MPLBACKEND JUPYTER_PATH="$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
-	  $(PYTHON) -m voila --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token --preheat_kernel=True --template=course_app $(ARGS) "$$nb"
+	  $(PYTHON) -m voila --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$token --no-browser \
+	  --preheat_kernel=True --VoilaKernelManager.kernel_pools_config="{\"default\": {\"pool_size\": 0}, \"$$nb\": {\"pool_size\": 1}}" \
+	  --template=$(APP_TEMPLATE) $(ARGS) notebooks
 
 # ---- maintenance ----------------------------------------------------------------
 

@@ -26,10 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
+from tests.browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch
 
-from browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 LABEL_NOTEBOOK = {
     "cells": [

@@ -265,3 +265,16 @@ def check_w(w, d: int, *, name: str = "w", what: str = "one entry per feature of
 def check_w_b(w, b, d: int) -> tuple[np.ndarray, float]:
     """(w, b) checked: w of shape (d,), b a finite number."""
     return check_w(w, d), check_finite_scalar(b, name="b")
+
+
+def check_alt(alt, *, name: str = "alt") -> str:
+    """A figure's alt text: one plain sentence saying what the figure shows."""
+    if not isinstance(alt, str) or not alt.strip():
+        raise TypeError(f"{name} must be a sentence saying what the figure shows; got {alt!r} instead.")
+    text = " ".join(alt.split())
+    if not text.endswith((".", "?", "!")) or len(text) > 400:
+        raise ValueError(
+            f"{name} must be one sentence (ending with a full stop, at most 400 characters) saying what the "
+            f"figure shows; got {text[:80]!r}{'...' if len(text) > 80 else ''} instead."
+        )
+    return text

@@ -204,6 +204,7 @@ def jupyter_server(
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
     ready_path: str | None = None,
+    overrides: dict | None = None,
 ) -> Iterator[JupyterServer]:
     """Start ``jupyter lab`` (or voila) on 127.0.0.1 at a free port; kill it at exit.
 
@@ -217,7 +218,8 @@ def jupyter_server(
     port = free_port()
     tmp = Path(tempfile.mkdtemp(prefix="course-jupyter-"))
     (tmp / "app").mkdir()
-    (tmp / "app" / "overrides.json").write_text(json.dumps(LAB_OVERRIDES, indent=2))
+    settings = LAB_OVERRIDES if overrides is None else overrides
+    (tmp / "app" / "overrides.json").write_text(json.dumps(settings, indent=2))
     if argv is None:
         cmd = _server_argv(app, root, port, token, tmp)
     else:

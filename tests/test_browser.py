@@ -69,8 +69,8 @@ def served_root(tmp_path_factory) -> Path:
             continue
         (served / entry.name).symlink_to(entry)
     shutil.copytree(ROOT / "notebooks", served / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    # The saved outputs are not what is tested (the run in the page is), and megabytes of them
-    # (embedded animations) make JupyterLab slow to open a notebook: serve it without them.
+    # The saved outputs are not what is tested (the run in the page is): serve the notebooks
+    # without them, so that everything the page shows comes from this run.
     for nb in (served / "notebooks").rglob("*.ipynb"):
         content = json.loads(nb.read_text(encoding="utf-8"))
         for cell in content.get("cells", []):

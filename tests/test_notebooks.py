@@ -13,6 +13,14 @@ For every notebook in ``notebooks/`` and ``notebooks/solutions/``:
 * no stray metadata: cells keep only "slideshow" and "tags", notebooks only "kernelspec" and
   "language_info" (no saved widget state, no execution timings, no collapsed/scrolled);
 * ruff clean (the project's ruff settings, on the code cells);
+* light: a lesson is under `MAX_LESSON_BYTES`; no stored animation, no cell that only folds one
+  (``.fallback(``, ``.to_html(``) and no CSS class added for the tests (``.add_class(``): the
+  exports record the players (tools/README.md);
+* instructor notes only in ``metadata.speaker_notes``: no ``notes`` slide cell, no "Speaker
+  notes" or "Ask the room" in a cell a student reads;
+* every figure has alt text: no bare ``plt.show()`` (figures go through
+  ``perceptron_lib.display.show_figure(fig, alt=...)``), and every saved PNG output has an
+  ``alt`` in its metadata;
 * links: each course notebook is in README.md and linked from ``00_start_here.ipynb``; every
   relative ``.ipynb`` link in any notebook's markdown points to an existing file.
 
@@ -40,11 +48,17 @@ MIN_CHECKED = 3
 CHECK_TAG = "nbval-check-output"
 IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
 MARKER = re.compile(r"^\s*#\s*NBVAL_\w+", re.MULTILINE)
-CELL_METADATA = {"slideshow", "tags"}
+CELL_METADATA = {"slideshow", "tags", "speaker_notes"}
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 TIMING = re.compile(r"(?<![\w\\/+.])\d+(\.\d+)?\s?(ns|µs|us|ms|s|sec|seconds)\b|Wall time|per loop")
 SANITIZE_CFG = REPO / "tests" / "nbval_sanitize.cfg"
+MAX_LESSON_BYTES = 400_000
+#: Code that stores a recording in the notebook or adds CSS classes only the tests use.
+EXPORT_PLUMBING = re.compile(r"\.(fallback|to_html|add_class)\(")
+#: Instructor-only text: it belongs in metadata.speaker_notes (tools/instructor_notes.py).
+INSTRUCTOR_TEXT = re.compile(r"^\s*(speaker notes\b|ask the room\b|ask:)", re.IGNORECASE | re.MULTILINE)
+BARE_SHOW = re.compile(r"^\s*plt\.show\(\s*\)", re.MULTILINE)
 
 #: Cells allowed to ignore their output although it holds no widget view or timing:
 #: {(notebook path, a piece of the cell's source): why the output varies}. Keep it short.
@@ -199,6 +213,51 @@ def check_metadata(nb: dict) -> list[str]:
     return problems
 
 
+def check_size(path: Path) -> list[str]:
+    size = path.stat().st_size
+    if size < MAX_LESSON_BYTES:
+        return []
+    return [f"{size / 1e3:.0f} KB on disk; a lesson must stay under {MAX_LESSON_BYTES / 1e3:.0f} KB "
+            "(store no recordings: the exports make them)"]  # fmt: skip
+
+
+def check_no_export_plumbing(nb: dict) -> list[str]:
+    return [
+        f"cell {i}: {EXPORT_PLUMBING.search(_src(c)).group()}...): recordings and test classes are not the "
+        "student's code (the exports record the players; tests select the library's root classes)"
+        for i, c in _code_cells(nb)
+        if EXPORT_PLUMBING.search(_src(c))
+    ]
+
+
+def check_instructor_notes_hidden(nb: dict) -> list[str]:
+    problems = []
+    for i, c in enumerate(nb["cells"]):
+        if c.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes":
+            problems.append(f"cell {i}: a 'notes' slide cell; move its text into the previous cell's "
+                            "metadata.speaker_notes")  # fmt: skip
+        elif c["cell_type"] == "markdown" and INSTRUCTOR_TEXT.search(_src(c)):
+            problems.append(f"cell {i}: instructor text {INSTRUCTOR_TEXT.search(_src(c)).group().strip()!r} "
+                            "in a cell students read; it belongs in metadata.speaker_notes")  # fmt: skip
+        notes = c.get("metadata", {}).get("speaker_notes", [])
+        if not isinstance(notes, list) or not all(isinstance(n, str) and n.strip() for n in notes):
+            problems.append(f"cell {i}: metadata.speaker_notes must be a list of non-empty strings")
+    return problems
+
+
+def check_alt_text(nb: dict) -> list[str]:
+    problems = []
+    for i, c in _code_cells(nb):
+        if BARE_SHOW.search(_src(c)):
+            problems.append(f"cell {i}: plt.show() has no alt text; use show_figure(fig, alt=...)")
+        for out in c.get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                alt = out.get("metadata", {}).get("image/png", {}).get("alt", "")
+                if not (isinstance(alt, str) and alt.strip()):
+                    problems.append(f"cell {i}: a PNG output with no alt text in its metadata")
+    return problems
+
+
 def check_ruff(path: Path) -> list[str]:
     cmd = [sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise"]
     cmd += ["--config", str(REPO / "pyproject.toml"), str(path)]
@@ -272,6 +331,26 @@ def test_no_nbval_markers_in_source(nb):
 @pytest.mark.parametrize("nb", ALL)
 def test_no_stray_metadata(nb):
     _assert_none(check_metadata(_load(nb)), nb)
+
+
+@pytest.mark.parametrize("nb", COURSE)
+def test_lesson_is_light(nb):
+    _assert_none(check_size(ROOT / nb), nb)
+
+
+@pytest.mark.parametrize("nb", ALL)
+def test_no_export_plumbing_in_code(nb):
+    _assert_none(check_no_export_plumbing(_load(nb)), nb)
+
+
+@pytest.mark.parametrize("nb", ALL)
+def test_instructor_notes_not_in_student_view(nb):
+    _assert_none(check_instructor_notes_hidden(_load(nb)), nb)
+
+
+@pytest.mark.parametrize("nb", ALL)
+def test_every_figure_has_alt_text(nb):
+    _assert_none(check_alt_text(_load(nb)), nb)
 
 
 @pytest.mark.parametrize("nb", ALL)
@@ -378,3 +457,32 @@ def test_checks_catch_broken_notebooks(tmp_path):
     assert check_links_exist(md, tmp_path / "notebooks" / "01_a.ipynb")
     (tmp_path / "notebooks" / "02_missing.ipynb").write_text("{}")
     assert not check_links_exist(md, tmp_path / "notebooks" / "01_a.ipynb")
+
+
+def test_export_and_instructor_checks_catch_broken_notebooks(tmp_path):
+    good = _nb([_code("show_figure(fig, alt='Two points.')", 1), _md("Some prose.")])
+    for check in (check_no_export_plumbing, check_instructor_notes_hidden, check_alt_text):
+        assert check(good) == [], check.__name__
+    assert check_no_export_plumbing(_nb([_code("player.fallback(max_frames=8)", 1)]))
+    assert check_no_export_plumbing(_nb([_code("sw.to_html(labels=['a'])", 1)]))
+    assert check_no_export_plumbing(_nb([_code("p.widget.add_class('nb04-x')\np", 1)]))
+    notes_cell = _md("Why?")
+    notes_cell["metadata"]["slideshow"] = {"slide_type": "notes"}
+    assert check_instructor_notes_hidden(_nb([notes_cell]))
+    assert check_instructor_notes_hidden(_nb([_md("Ask the room: which loss?")]))
+    assert check_instructor_notes_hidden(_nb([_md("Speaker notes: ask them.")]))
+    host = _md("Prose.")
+    host["metadata"]["speaker_notes"] = "a string, not a list"
+    assert check_instructor_notes_hidden(_nb([host]))
+    host["metadata"]["speaker_notes"] = ["Ask: why?"]
+    assert not check_instructor_notes_hidden(_nb([host]))
+    assert check_alt_text(_nb([_code("fig, ax = plt.subplots()\nplt.show()", 1)]))
+    png = {"output_type": "display_data", "metadata": {}, "data": {"image/png": "iVBOR", "text/plain": "<Figure>"}}
+    assert check_alt_text(_nb([_code("fig", 1, [png])]))
+    png["metadata"] = {"image/png": {"alt": "A line."}}
+    assert not check_alt_text(_nb([_code("fig", 1, [png])]))
+    big = tmp_path / "01_big.ipynb"
+    big.write_bytes(b" " * MAX_LESSON_BYTES)
+    assert check_size(big)
+    big.write_bytes(b" " * (MAX_LESSON_BYTES - 1))
+    assert not check_size(big)

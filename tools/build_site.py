@@ -34,8 +34,7 @@ from pathlib import Path
 
 from nbconvert.exporters import HTMLExporter
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import course_export as ce  # noqa: E402
+from tools import course_export as ce
 
 COURSE_TITLE = "The perceptron, step by step"
 
@@ -56,6 +55,7 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
     exporter = HTMLExporter(
         template_name="course_site",
         extra_template_basedirs=[str(ce.TEMPLATES)],
+        extra_template_paths=[str(ce.TEMPLATES)],
         mathjax_url=mathjax,
         exclude_input_prompt=True,
         exclude_output_prompt=True,
@@ -95,7 +95,7 @@ ol.course {{ padding-left: 0; list-style: none; }}
 ol.course li {{ margin: 0.8em 0; }}
 ol.course li > a {{ font-weight: 600; font-size: 1.1em; }}
 .time {{ color: #555; margin-left: 0.6em; font-size: 0.9em; }}
-.file {{ color: #777; font: 0.8em ui-monospace, monospace; }}
+.file {{ color: #595959; font: 0.8em ui-monospace, monospace; }}
 .note {{ color: #444; background: #f4f4f4; padding: 0.6em 1em; border-radius: 4px; }}
 </style>
 </head>

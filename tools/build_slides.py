@@ -36,8 +36,8 @@ from pathlib import Path
 
 from nbconvert.exporters import SlidesExporter
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import course_export as ce  # noqa: E402
+from tools import course_export as ce
+from tools.instructor_notes import SpeakerNotes
 
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
 
@@ -47,9 +47,10 @@ def slide_type(cell) -> str:
 
 
 def keep_animations(nb) -> None:
-    """A player's animation belongs on the slides: show it even where its cell is marked skip."""
+    """A player (its recording) belongs on the slides: show it even where its cell is marked skip."""
     for cell in nb.cells:
-        if cell.cell_type == "code" and any(ce.is_animation(o) for o in cell.get("outputs", [])):
+        outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
+        if any(ce.is_animation(o) or ce.WIDGET_VIEW in o.get("data", {}) for o in outputs):
             if slide_type(cell) in ("skip", "notes"):
                 cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
 
@@ -72,17 +73,19 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     exporter = SlidesExporter(
         template_name="course_reveal",
         extra_template_basedirs=[str(ce.TEMPLATES)],
+        extra_template_paths=[str(ce.TEMPLATES)],
         reveal_url_prefix="reveal.js",
         reveal_theme="white",
         reveal_transition="none",
         reveal_number="c/t",
-        reveal_width="1100",
-        reveal_height="800",
+        reveal_width="1280",
+        reveal_height="720",
         mathjax_url=f"mathjax/{ce.MATHJAX_FILE}",
         exclude_input_prompt=True,
         exclude_output_prompt=True,
     )
     exporter.register_preprocessor(ce.OfflineOutputs(link_suffix=".slides.html", link_targets=targets), enabled=True)
+    exporter.register_preprocessor(SpeakerNotes(), enabled=True)
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     deck = out_dir / f"{path.stem}.slides.html"

@@ -7,22 +7,28 @@ tests/README.md), so an export needs no kernel and takes a second or two per not
 ``COURSE_STYLE=lecture`` then switches every figure and player to the lecture preset).
 
 `OfflineOutputs` is the nbconvert preprocessor that turns a course notebook into something a
-page without a kernel can show:
+page without a kernel can show. It relies on the players' display contract (perceptron_lib
+widgets, issue 12): a displayed player or live figure returns from ``_repr_mimebundle_`` its
+widget view, ``text/plain`` and ``image/png`` (its current picture, with
+``{"image/png": {"width", "height", "alt"}}`` in the output's metadata), and, when its kernel
+runs with ``PERCEPTRON_COURSE_RECORD=1`` (which `execute` sets), a self-contained ``text/html``
+recording. So, for each widget output:
 
-* a live player (``StepThrough``, or a ``RunSwitch`` around one) is a widget view; without a
-  kernel it renders as the text ``<StepThrough ...>`` or as nothing. Its output is dropped when
-  the next code cell shows the player's JavaScript animation (``StepThrough.to_html()``), as the
-  notebook standard asks;
-* any other widget view (a ``LiveFigure``, a player with no animation after it) is replaced by a
-  still of its image and its readout, taken from the widget state that nbconvert stores in the
-  notebook, or dropped when there is none (controls alone mean nothing without a kernel);
-* the JavaScript animation is made to work offline: matplotlib's ``to_jshtml`` links Font
-  Awesome from a CDN for its button icons; the link is replaced by a few lines of inline CSS
-  that draw the icons as text. The ``<details>`` box that holds it in the notebooks is opened,
-  and the code cell that only displays it has its input hidden;
-* links between notebooks (``01_loss_geometry.ipynb``) point to the exported pages;
-* the widget state is removed from the notebook's metadata, so the template does not load the
-  widget manager from a CDN.
+* with a recording: the recording is shown (the page gets the steppable animation);
+* else with a PNG: the still picture with its alt text (the saved build, no kernel);
+* else a still taken from the widget state nbconvert stored during the run, or nothing
+  (controls alone mean nothing without a kernel); a bare ``<StepThrough ...>`` text is dropped.
+
+The recordings are made at export time only: the lesson notebooks store no animation.
+Also: matplotlib's ``to_jshtml`` links Font Awesome from a CDN for its button icons; the link
+is replaced by inline CSS that draws the icons as text. Links between notebooks
+(``01_loss_geometry.ipynb``) point to the exported pages, and the widget state is removed from
+the notebook's metadata, so the template does not load the widget manager from a CDN.
+
+`SpeakerNotes` puts each cell's ``metadata.speaker_notes`` (the instructor's notes, kept next to
+the slide they belong to and nowhere in the student's view) into a ``notes`` cell after it, which
+the reveal template turns into the deck's speaker notes (S). `instructor_notes_markdown` writes
+the same notes for ``notebooks/INSTRUCTORS.md``.
 
 Run ``python tools/build_site.py --help`` and ``python tools/build_slides.py --help``.
 """
@@ -50,6 +56,10 @@ LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 SOLUTION_GLOB = "solutions/[0-9][0-9]_*.ipynb"
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: Set in the kernels the exports run: a player then adds its recording to its display (issue 12).
+RECORD_ENV = "PERCEPTRON_COURSE_RECORD"
+#: Cell metadata key holding the instructor's notes for the slide of that cell (a list of markdown).
+NOTES_KEY = "speaker_notes"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 #: Marks of matplotlib's JavaScript animation (``HTMLWriter``, ``to_jshtml()``) in a text/html output.
@@ -147,7 +157,7 @@ def rerun(nb, path: Path, style: str, warnings: list[str]):
     if style == "saved":
         return nb
     try:
-        return execute(nb, path, env={"COURSE_STYLE": style})
+        return execute(nb, path, env={"COURSE_STYLE": style, RECORD_ENV: "1"})
     except Exception as err:  # noqa: BLE001 (nbclient raises several kinds; all mean "could not re-run")
         first = next((line for line in str(err).splitlines() if "Error" in line), type(err).__name__)
         msg = f"{Path(path).name}: re-running it failed ({first.strip()[:160]}); exported its saved outputs"
@@ -180,6 +190,14 @@ def _model_ids(value) -> Iterable[str]:
     elif isinstance(value, list):
         for v in value:
             yield from _model_ids(v)
+
+
+def _only(out, mime: str):
+    """A copy of display output `out` with only its `mime` data (and that data's metadata)."""
+    meta = out.get("metadata", {}).get(mime)
+    return nbformat.v4.new_output(
+        "display_data", data={mime: out["data"][mime]}, metadata={mime: copy.deepcopy(meta)} if meta else {}
+    )
 
 
 def widget_still(model_id: str, state: dict) -> dict | None:
@@ -233,53 +251,44 @@ class OfflineOutputs(Preprocessor):
     def preprocess(self, nb, resources):
         state = (nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}) or {}).get("state", {})
         here = resources.get("course_relpath", "")  # folder of this notebook, relative to notebooks/
-        cells = nb.cells
-        for i, cell in enumerate(cells):
+        for cell in nb.cells:
             if cell.cell_type == "markdown":
                 cell.source = self.rewrite_links(cell.source, here)
-                continue
-            if cell.cell_type != "code":
-                continue
-            outputs = []
-            for out in cell.get("outputs", []):
-                data = out.get("data", {})
-                if WIDGET_VIEW in data:
-                    if self._animation_follows(cells, i):
-                        continue  # a live player: its animation is in the next code cell
-                    still = widget_still(data[WIDGET_VIEW].get("model_id", ""), state)
-                    if still is not None:
-                        outputs.append(still)
-                    continue
-                if out.get("output_type") in ("execute_result", "display_data") and _text_plain(out).startswith(
-                    ("<StepThrough", "<LiveFigure")
-                ) and len(data) == 1:
-                    continue  # a widget's bare text: means nothing without a kernel
-                if is_animation(out):
-                    out = copy.deepcopy(out)
-                    html = out["data"]["text/html"]
-                    html = "".join(html) if isinstance(html, list) else html
-                    html = _FONT_AWESOME_RE.sub(lambda _m: ANIMATION_ICONS_CSS, html)
-                    html = _DETAILS_OPEN_RE.sub(r"<details open\1>", html)
-                    out["data"]["text/html"] = html
-                    out["data"].pop("text/plain", None)
-                    # the cell only displays the animation: its code is plumbing, not content
-                    cell.metadata.setdefault("transient", {})["remove_source"] = True
-                if "text/html" in out.get("data", {}):
-                    html = out["data"]["text/html"]
-                    html = "".join(html) if isinstance(html, list) else html
-                    out["data"]["text/html"] = self.rewrite_links(html, here)
-                outputs.append(out)
-            cell.outputs = outputs
+            elif cell.cell_type == "code":
+                outputs = (self.offline_output(out, state) for out in cell.get("outputs", []))
+                cell.outputs = [self.fix_html(out, here) for out in outputs if out is not None]
         nb.metadata.pop("widgets", None)
         return nb, resources
 
     @staticmethod
-    def _animation_follows(cells, i) -> bool:
-        """True when the next code cell after cell `i` shows a JavaScript animation (the player's fallback)."""
-        for cell in cells[i + 1:]:
-            if cell.cell_type == "code":
-                return any(is_animation(o) for o in cell.get("outputs", []))
-        return False
+    def offline_output(out, state: dict):
+        """What a page without a kernel shows for one output (see the module doc), or None."""
+        data = out.get("data", {})
+        if WIDGET_VIEW in data:
+            if "text/html" in data:  # the player's recording, made in this export's kernel
+                return _only(out, "text/html")
+            if "image/png" in data:  # its current picture, with its alt text in the metadata
+                return _only(out, "image/png")
+            return widget_still(data[WIDGET_VIEW].get("model_id", ""), state)
+        if out.get("output_type") in ("execute_result", "display_data") and _text_plain(out).startswith(
+            ("<StepThrough", "<LiveFigure")
+        ) and len(data) == 1:
+            return None  # a widget's bare text: means nothing without a kernel
+        return out
+
+    def fix_html(self, out, here: str):
+        """An HTML output made to work offline: inline icons for matplotlib's animation, page links."""
+        if "text/html" not in out.get("data", {}):
+            return out
+        out = copy.deepcopy(out)
+        html = out["data"]["text/html"]
+        html = "".join(html) if isinstance(html, list) else html
+        if is_animation(out):
+            html = _FONT_AWESOME_RE.sub(lambda _m: ANIMATION_ICONS_CSS, html)
+            html = _DETAILS_OPEN_RE.sub(r"<details open\1>", html)
+            out["data"].pop("text/plain", None)
+        out["data"]["text/html"] = self.rewrite_links(html, here)
+        return out
 
     def rewrite_links(self, text: str, here: str = "") -> str:
         """Point links to exported notebooks at their pages; leave other links alone."""

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 KEEP_NOTEBOOK_META = ("kernelspec", "language_info")
-KEEP_CELL_META = ("slideshow", "tags")
+KEEP_CELL_META = ("slideshow", "tags", "speaker_notes")  # speaker_notes: tools/instructor_notes.py
 
 
 def clean(nb) -> None:
