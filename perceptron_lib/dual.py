@@ -17,6 +17,7 @@ import numpy as np
 
 from ._validation import check_eta, check_positive_int, check_X, check_X_y
 from .kernels import KERNELS, n_polynomial_features, polynomial_kernel, polynomial_lift
+from .perceptron import snap_to_zero
 
 __all__ = ["DualRun", "GramCost", "fit_kernel_perceptron", "gram_costs"]
 
@@ -164,6 +165,7 @@ def fit_kernel_perceptron(
 
     alpha = np.zeros(n, dtype=np.int64)
     scores = np.zeros(n)  # current eta * sum_j alpha_j y_j K[j, i] + b for every training point
+    size = np.zeros(n)  # eta * sum_j alpha_j |K[j, i]| plus the bias steps: the size rounding scales with
     b = 0.0
     updates: list[int] = []
     converged = False
@@ -174,13 +176,15 @@ def fit_kernel_perceptron(
         pos = 0
         while pos < n:
             # Jump to the next mistake of this epoch instead of stepping through correct points.
-            hits = np.flatnonzero(y[pos:] * scores[pos:] <= 0)
+            m = snap_to_zero(y[pos:] * scores[pos:], size[pos:])  # rounding around 0 is 0, as in `step`
+            hits = np.flatnonzero(m <= 0)
             if hits.size == 0:
                 break
             i = pos + int(hits[0])
             alpha[i] += 1
             b += bias_step * y[i]
             scores += eta * y[i] * K[i] + bias_step * y[i]
+            size += eta * np.abs(K[i]) + bias_step  # the size of the terms summed into each score
             updates.append(i)
             pos = i + 1
         if len(updates) == before:

@@ -22,7 +22,7 @@ from ._validation import (
     check_X_y,
     read_only,
 )
-from .perceptron import UPDATE_RULES, is_mistake, step
+from .perceptron import UPDATE_RULES, ZERO_TOL, is_mistake, scores, step
 from .runs import Cycle, History, Run
 
 __all__ = ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"]
@@ -142,6 +142,7 @@ def fit_perceptron(
     scale = np.full(d + 1, eta)
     scale[d] = eta if fit_bias else 0.0
     wb = np.append(w, b)
+    size_x = np.linalg.norm(X, axis=1)  # |x_i|, for the size of each score's terms
     seen: dict[bytes, tuple[int, int]] = {}
     converged, cycle = False, None
     chunk = _MIN_CHUNK
@@ -150,11 +151,14 @@ def fit_perceptron(
         epoch += 1
         idx = None if gen is None else gen.permutation(n)
         Zo = Z if idx is None else Z[idx]
+        size_o = size_x if idx is None else size_x[idx]
         before = rec.n
         pos = 0
         while pos < n:
             stop = min(pos + chunk, n)
             m = Zo[pos:stop] @ wb
+            # Rounding around 0 is 0 (perceptron.ZERO_TOL): the same test as `step`, on every CPU.
+            m[np.abs(m) <= ZERO_TOL * (np.linalg.norm(wb[:d]) * size_o[pos:stop] + abs(wb[d]))] = 0.0
             if update_on == "nonpositive":
                 hit = m <= 0
             elif update_on == "negative":
@@ -206,13 +210,12 @@ def _fit_batched(X, y, *, batch_size, eta, max_iter, rng, w0, b0, fit_bias, upda
     it = 0
     all_idx = np.arange(n)
     while it < max_iter:
-        if not is_mistake(X @ w + b, y, update_on).any():
+        if not is_mistake(scores(w, b, X), y, update_on).any():
             converged = True
             break
         it += 1
         batch = all_idx if batch_size == n else np.sort(rng.choice(n, size=batch_size, replace=False))
-        scores = X[batch] @ w + b
-        M = batch[is_mistake(scores, y[batch], update_on)]
+        M = batch[is_mistake(scores(w, b, X[batch]), y[batch], update_on)]
         if M.size == 0:
             continue
         step = eta * scale
