@@ -3,11 +3,17 @@
 Layers, bottom to top (each imports only from those below it):
 
 - ``_validation``: argument checks shared by every public function;
-- ``data``, ``losses``, ``perceptron``: data sets, losses and subgradients, the algorithm;
-- ``margins``, ``kernels``, ``estimator``: margins and mistake bounds, the lift and the dual
-  perceptron, the scikit-learn estimator;
-- ``style``, ``plotting``: figures; ``readout`` (the player's words, pure); ``render`` (one figure
-  per scene, blitted, PNG); ``panels`` (what a player draws: ``panels.data.DataPanel`` first);
+- ``data``, ``losses``, ``subgradients``, ``loss_surfaces``: data sets, losses, their
+  subgradient and surfaces; ``perceptron`` (the step rule), ``runs`` (the `Run` records),
+  ``training`` (the online, mini-batch and batch fits);
+- ``margins``, ``bounds``, ``kernels``, ``dual``, ``estimator``: margins and separability, the
+  mistake bounds, the lift and kernel functions, the dual perceptron, the scikit-learn
+  estimator. Where a module was split, the old module re-exports what moved (its last import,
+  so ``perceptron.Run``, ``kernels.fit_kernel_perceptron``, ``margins.mistake_bound``,
+  ``losses.loss_surface`` keep their address); the new modules never import that re-export;
+- ``style``, ``plotting``, ``plot_arrows``, ``plot_surfaces``: figures (``plotting`` re-exports
+  the other two); ``readout`` (the player's words, pure); ``render`` (one figure per scene,
+  blitted, PNG); ``panels`` (what a player draws: ``panels.data.DataPanel`` first);
   ``player`` (`StepThrough`), ``switch`` (`RunSwitch`, `with_controls`), ``live`` (`LiveFigure`),
   ``keys`` (keyboard, labels, alt text in the browser), ``recording`` (the display bundle and
   the self-contained recording); ``widgets`` re-exports them under their old address

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validation import check_X_y
-from .perceptron import is_mistake
+from .perceptron import is_mistake, scores
 
 __all__ = [
     "UpdateEffect",
@@ -84,8 +84,7 @@ def state_after_epoch(run, t: int):
 def mistake_mask(run, X, y) -> np.ndarray:
     """Which examples fail the run's update test at each state, bool array of shape (K + 1, n)."""
     h, X, y = _check_data(run, X, y)
-    scores = h.w @ X.T + h.b[:, None]
-    return is_mistake(scores, y[None, :], run.update_on)
+    return is_mistake(scores(h.w, h.b, X), y[None, :], run.update_on)
 
 
 def errors_after_updates(run, X, y) -> np.ndarray:

@@ -1,9 +1,12 @@
-"""Margins, the data radius, the maximum-margin separator and the mistake bounds.
+"""Margins, the data radius, separability, and the maximum-margin separator.
 
 The geometric margin of (w, b) on a data set is ``min_i y_i (<w, x_i> + b) / ||w||``:
 positive exactly when (w, b) separates the data, and negative otherwise (it is
 not an absolute value). The functional margins ``y_i (<w, x_i> + b)`` are
 `perceptron_lib.losses.margins`.
+
+The perceptron's mistake bounds built from these margins are in `perceptron_lib.bounds`; their
+names stay importable from here (the old address).
 """
 
 from __future__ import annotations
@@ -12,17 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_w, check_w_b, check_X, check_X_y, read_only
+from ._validation import check_w_b, check_X, check_X_y, read_only
 
 __all__ = [
-    "MistakeBound",
     "Separability",
     "Separator",
     "geometric_margin",
     "is_separable",
     "max_margin_separator",
-    "mistake_bound",
-    "offset_mistake_bound",
     "radius",
 ]
 
@@ -333,151 +333,8 @@ def max_margin_separator(X, y, *, fit_bias: bool = True) -> Separator:
     return Separator(w=w, b=float(b), gamma=gamma, support=support, fit_bias=fit_bias)
 
 
-# --- mistake bounds -----------------------------------------------------------------------------
+# The mistake bounds moved to bounds.py, which builds on the margins above; imported last so that
+# ``margins.mistake_bound`` and ``from perceptron_lib.margins import mistake_bound`` keep working.
+from .bounds import MistakeBound, mistake_bound, offset_mistake_bound  # noqa: E402
 
-
-@dataclass(frozen=True)
-class MistakeBound:
-    """A perceptron mistake bound and the quantities it is made of.
-
-    Attributes
-    ----------
-    bound : float
-        The bound on the number of updates.
-    R : float
-        Data radius max_i ||x_i||.
-    gamma : float
-        Margin of the separator: ``min_i y_i (<w, x_i> + b)`` with ``||w|| = 1``
-        (rho in the pattern-recognition lecture).
-    w : ndarray, shape (d,)
-        The unit separator used.
-    b : float
-        Its offset (0.0 for the homogeneous bound).
-    form : {"homogeneous", "offset"}
-    """
-
-    bound: float
-    R: float
-    gamma: float
-    w: np.ndarray
-    b: float
-    form: str
-
-    def __post_init__(self):
-        read_only(self.w)
-
-
-def _not_separating(name: str, gamma: float) -> ValueError:
-    return ValueError(
-        f"{name} does not separate the data: its margin min_i y_i(...) is {gamma:.6g} <= 0, and "
-        f"the bound needs a separator with a positive margin. Leave {name} out to use the "
-        "maximum-margin separator."
-    )
-
-
-def mistake_bound(X, y, *, u=None) -> MistakeBound:
-    """The homogeneous mistake bound ``(R / gamma)^2``.
-
-    If a unit vector u has ``y_i <u, x_i> >= gamma > 0`` for all i and
-    ``||x_i|| <= R``, the perceptron without offset, from w = 0, makes at most
-    ``(R / gamma)^2`` updates, in any order and with any eta > 0.
-
-    Parameters
-    ----------
-    X : array-like, shape (n, d)
-    y : array-like, shape (n,)
-    u : array-like, shape (d,), optional
-        A separator through the origin; it is scaled to unit length. Default:
-        the maximum-margin separator through the origin, which gives the
-        smallest bound of this form.
-
-    Returns
-    -------
-    MistakeBound
-
-    Raises
-    ------
-    ValueError
-        If u does not separate the data (gamma <= 0), or, with u omitted, if no
-        hyperplane through the origin separates them.
-
-    Examples
-    --------
-    >>> mb = mistake_bound([[1, 0], [0, 1]], [1, -1])
-    >>> round(mb.R, 6), round(mb.gamma, 6), round(mb.bound, 6)
-    (1.0, 0.707107, 2.0)
-    """
-    X, y = check_X_y(X, y)
-    if u is None:
-        u = max_margin_separator(X, y, fit_bias=False).w
-    u = check_w(u, X.shape[1], name="u")
-    norm = np.linalg.norm(u)
-    if norm == 0:
-        raise ValueError(
-            "u must not be the zero vector; give the normal of a separating hyperplane."
-        )
-    u = u / norm
-    gamma = float(np.min(y * (X @ u)))
-    if gamma <= 0:
-        raise _not_separating("u", gamma)
-    R = radius(X)
-    return MistakeBound(bound=(R / gamma) ** 2, R=R, gamma=gamma, w=u, b=0.0, form="homogeneous")
-
-
-def offset_mistake_bound(X, y, *, w=None, b=None) -> MistakeBound:
-    """The mistake bound with offset, ``(b^2 + 1)(1 + R^2) / gamma^2``.
-
-    With ``||w|| = 1``, ``y_i (<w, x_i> + b) >= gamma > 0`` and ``||x_i|| <= R``,
-    the perceptron with offset, from (0, 0), makes at most this many updates.
-    It is the homogeneous bound applied to the augmented points ``(1, x_i)``
-    (norm at most ``sqrt(1 + R^2)``) and the augmented separator ``(b, w)``
-    (norm ``sqrt(b^2 + 1)``, margin ``gamma / sqrt(b^2 + 1)``).
-
-    Parameters
-    ----------
-    X : array-like, shape (n, d)
-    y : array-like, shape (n,)
-    w : array-like, shape (d,), optional
-    b : float, optional
-        A separator; (w, b) is scaled so that ``||w|| = 1``. Give both or
-        neither. Default: the maximum-margin separator with offset. That is a
-        valid choice, not always the one minimising this bound (the ``b^2``
-        factor favours hyperplanes near the origin).
-
-    Returns
-    -------
-    MistakeBound
-        ``gamma`` is the margin rho of the unit separator, ``b`` its offset.
-
-    Raises
-    ------
-    ValueError
-        If (w, b) does not separate the data, or, with them omitted, if the
-        data are not linearly separable.
-
-    Examples
-    --------
-    >>> mb = offset_mistake_bound([[0, 0], [2, 0]], [-1, 1], w=[1, 0], b=-1)
-    >>> mb.R, mb.gamma, mb.bound
-    (2.0, 1.0, 10.0)
-    """
-    X, y = check_X_y(X, y)
-    if (w is None) != (b is None):
-        raise ValueError("give both w and b, or neither (to use the maximum-margin separator).")
-    if w is None:
-        sep = max_margin_separator(X, y, fit_bias=True)
-        w, b = sep.w, sep.b
-    w, b = check_w_b(w, b, X.shape[1])
-    norm = np.linalg.norm(w)
-    if norm == 0:
-        raise ValueError(
-            "w must not be the zero vector; give the normal of a separating hyperplane."
-        )
-    w, b = w / norm, b / norm
-    gamma = float(np.min(y * (X @ w + b)))
-    if gamma <= 0:
-        raise _not_separating("(w, b)", gamma)
-    R = radius(X)
-    b = float(b)
-    bound = (b * b + 1.0) * (1.0 + R * R) / gamma**2
-    return MistakeBound(bound=bound, R=R, gamma=gamma, w=w, b=b, form="offset")
+__all__ += ["MistakeBound", "mistake_bound", "offset_mistake_bound"]

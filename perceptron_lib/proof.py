@@ -30,7 +30,7 @@ import numpy as np
 
 from ._validation import check_choice, check_eta, check_positive_int, check_w, check_w_b, check_X_y, read_only
 from .margins import max_margin_separator, radius
-from .perceptron import UPDATE_RULES, History, Run, is_mistake, step
+from .perceptron import UPDATE_RULES, History, Run, is_mistake, scores, step
 
 __all__ = ["ProofTrace", "trace", "adversarial_run", "augment"]
 
@@ -310,19 +310,19 @@ def adversarial_run(X, y, u=None, *, eta: float = 1.0, update_on: str = "nonposi
     rows, chosen, before, after = [w.copy()], [], [], []
     converged = False
     while len(chosen) < cap:
-        scores = X @ w
-        wrong = np.flatnonzero(is_mistake(scores, y, update_on))
+        s = scores(w, 0.0, X)
+        wrong = np.flatnonzero(is_mistake(s, y, update_on))
         if wrong.size == 0:
             converged = True
             break
         g = gain[wrong]
         i = int(wrong[np.flatnonzero(g <= g.min() + tie)[0]])  # near-ties: the smallest index
-        before.append(float(y[i] * scores[i]))
+        before.append(float(y[i] * s[i]))
         w, _, _ = step(w, 0.0, X[i], y[i], eta=eta, update_on=update_on, fit_bias=False)  # the one update rule
         after.append(float(y[i] * (X[i] @ w)))
         rows.append(w.copy())
         chosen.append(i)
-    if not converged and not is_mistake(X @ w, y, update_on).any():
+    if not converged and not is_mistake(scores(w, 0.0, X), y, update_on).any():
         converged = True
     K = len(chosen)
     hist = History(

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .perceptron import is_mistake
+from .perceptron import is_mistake, scores
 
 __all__ = ["state_lines", "end_text", "alt_text", "TESTS"]
 
@@ -66,7 +66,7 @@ def state_lines(run, X, y, k) -> list:
     k = min(max(int(k), 0), K)
     st = h[k]
     n = len(y)
-    wrong = int(is_mistake(X @ st.w + st.b, y, run.update_on).sum())
+    wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
     test = TESTS.get(run.update_on, "the update test")
     # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
     now = "Wrong side now" if run.update_on == "negative" else "Mistakes now"
@@ -82,7 +82,7 @@ def state_lines(run, X, y, k) -> list:
             idx = ", ".join(str(int(i)) for i in st.batch[:12]) + (", ..." if len(st.batch) > 12 else "")
             where = "the data" if run.method == "batch" else "the batch"
             out.append(f"A step on the {plural(len(st.batch), 'mistake')} in {where}: i = {idx}.")
-            before = int(is_mistake(X @ h.w[k - 1] + h.b[k - 1], y, run.update_on).sum())
+            before = int(is_mistake(scores(h.w[k - 1], h.b[k - 1], X), y, run.update_on).sum())
             out.append(f"Mistakes in the data before → after: {before} → {wrong} of {n}.")
     out.append(f"w = {vec(st.w)}, b = {num(st.b)}.")
     if run.method == "online":
@@ -119,7 +119,7 @@ def alt_text(run, X, y, k) -> str:
     K = len(h) - 1
     k = min(max(int(k), 0), K)
     st = h[k]
-    wrong = int(is_mistake(X @ st.w + st.b, y, run.update_on).sum())
+    wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
     where = "at the start" if k == 0 else f"after update {k} of {K}"
     line = "no boundary yet (w = 0)" if not np.any(st.w) else f"the boundary of w = {vec(st.w)}, b = {num(st.b)}"
     return (f"The {len(y)} data points, + and − classes, with {line} {where}; "

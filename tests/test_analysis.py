@@ -5,11 +5,12 @@ import pytest
 
 from perceptron_lib import analysis as A
 from perceptron_lib import data, fit_batch, fit_perceptron, is_mistake
+from perceptron_lib.perceptron import scores
 
 
 def brute_errors(run, X, y):
     h = run.history
-    return np.array([int(is_mistake(X @ w + b, y, run.update_on).sum()) for w, b in zip(h.w, h.b, strict=True)])
+    return np.array([int(is_mistake(scores(w, b, X), y, run.update_on).sum()) for w, b in zip(h.w, h.b, strict=True)])
 
 
 @pytest.fixture(scope="module")

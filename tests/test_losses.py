@@ -270,7 +270,7 @@ def test_surface_equals_pointwise_loop(loss, reduction):
 
 
 def test_surface_blocks_give_the_same_answer(monkeypatch):
-    import perceptron_lib.losses as L
+    import perceptron_lib.loss_surfaces as L  # loss_surface and its block size moved there
 
     rng = np.random.default_rng(2)
     X, y = rng.normal(size=(13, 3)), np.where(rng.random(13) < 0.5, -1, 1)

@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.perceptron import is_mistake
+from perceptron_lib.perceptron import is_mistake, scores
 from perceptron_lib.widgets import DataPanel, LiveFigure, StepThrough
 
 RECORD_ENV = "PERCEPTRON_COURSE_RECORD"  # the recording contract (perceptron_lib.recording)
@@ -58,10 +58,11 @@ def check_shows(player, run, X, y):
     np.testing.assert_array_equal(player.y, y)
     k, st = player.k, player.state
     dp = player.panels[0]
-    mask = is_mistake(X @ st.w + st.b, y, run.update_on)
+    mask = is_mistake(scores(st.w, st.b, X), y, run.update_on)
     np.testing.assert_array_equal(dp.mistakes.get_xydata(), X[mask].reshape(-1, 2))
     text = player.text
-    assert f"Mistakes now: {int(mask.sum())} of {len(y)}" in text
+    now = "Wrong side now" if run.update_on == "negative" else "Mistakes now"  # one word per test
+    assert f"{now}: {int(mask.sum())} of {len(y)}" in text
     if k > 0 and st.i >= 0:
         assert f"Example i = {st.i}: x = " in text and f"y = {sign(y[st.i])}." in text
         assert dp.ax.title.get_text().endswith(f"y = {sign(y[st.i])}")

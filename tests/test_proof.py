@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron, proof
 from perceptron_lib.data import separable, small_2d
 from perceptron_lib.margins import max_margin_separator, mistake_bound, offset_mistake_bound, radius
-from perceptron_lib.perceptron import Run, is_mistake
+from perceptron_lib.perceptron import Run, is_mistake, scores
 from perceptron_lib.proof import ProofTrace, adversarial_run, augment, trace
 
 SQRT2 = np.sqrt(2.0)
@@ -162,7 +162,7 @@ def check_adversary_rule(run, X, y, u):
     h = run.history
     for k in range(1, len(h)):
         w_prev, i = h.w[k - 1], int(h.i[k - 1])
-        wrong = np.flatnonzero(is_mistake(X @ w_prev, y, run.update_on))
+        wrong = np.flatnonzero(is_mistake(scores(w_prev, 0.0, X), y, run.update_on))
         assert i in wrong
         best = gain[wrong].min()
         assert gain[i] <= best + tie and i == wrong[gain[wrong] <= best + tie][0]
@@ -171,7 +171,7 @@ def check_adversary_rule(run, X, y, u):
         assert h.margin_after[k - 1] == pytest.approx(y[i] * (X[i] @ h.w[k]))
         assert h.epoch[k - 1] == k and h.batches[k - 1].tolist() == [i]
     if run.converged:
-        assert not is_mistake(X @ run.w, y, run.update_on).any()
+        assert not is_mistake(scores(run.w, 0.0, X), y, run.update_on).any()
 
 
 @settings(max_examples=40, deadline=None)

@@ -12,7 +12,7 @@ from PIL import Image
 from perceptron_lib import data, fit_batch, fit_minibatch, fit_perceptron, kernels
 from perceptron_lib import plotting as P
 from perceptron_lib import style as S
-from perceptron_lib.perceptron import is_mistake
+from perceptron_lib.perceptron import is_mistake, scores
 from perceptron_lib.widgets import SPEEDS, DataPanel, LiftedPanel, LossPanel, StepThrough
 
 TINY_X, TINY_Y = [[2, 1], [-1, -2]], [1, -1]
@@ -70,7 +70,7 @@ def check_data_panel(player):
         prev = dp.prev_line.get_xydata()
         if len(prev):
             assert np.allclose(prev @ h.w[k - 1] + h.b[k - 1], 0, atol=1e-9)
-    mask = is_mistake(X @ st.w + st.b, y, player.run.update_on)
+    mask = is_mistake(scores(st.w, st.b, X), y, player.run.update_on)
     np.testing.assert_array_equal(dp.mistakes.get_xydata(), X[mask].reshape(-1, 2))
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import plotting as _plot
 from .. import style as _style
-from ..perceptron import is_mistake
+from ..perceptron import is_mistake, scores
 from ..readout import num as _num
 from ..readout import plural as _plural
 from ..readout import sign as _sign
@@ -237,7 +237,7 @@ class DataPanel:
         idx = [] if k == 0 else ([st.i] if st.i >= 0 else list(st.batch))
         _plot.update_ring(self.ring, self.P[idx])
         if self.show_mistakes:
-            mask = is_mistake(self.X @ st.w + st.b, self.y, run.update_on)
+            mask = is_mistake(scores(st.w, st.b, self.X), self.y, run.update_on)
             _plot.update_mistakes(self.mistakes, self.P, mask)
         else:
             self.mistakes.set_data([], [])
