@@ -135,7 +135,7 @@ class Scene:
             if getattr(p, "redraw", False):
                 p.redraw = False
         # that draw skipped the animated artists: it is the background of state K
-        self.bg = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.bg = self._grab()
         self.limits = limits(self.axes)
         self.k = None
 
@@ -143,10 +143,16 @@ class Scene:
         """True if this scene is the picture of `run` on (X, y)."""
         return self.run is run and np.array_equal(self.X, X) and np.array_equal(self.y, y)
 
+    def _grab(self) -> np.ndarray:
+        """A copy of every pixel of the canvas. Not `copy_from_bbox(fig.bbox)`: that region can
+        miss the edge row, and an animated title that reaches it then leaves pixels behind at
+        every step (lesson 00's player did), so Back would not give back the same picture."""
+        return np.array(self.canvas.buffer_rgba())
+
     def _full_draw(self):
         with mpl.rc_context(self.style.rc()):
             self.canvas.draw()
-        self.bg = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.bg = self._grab()
         self.limits = limits(self.axes)
         self._draw_animated()
 
@@ -181,7 +187,7 @@ class Scene:
         if self._apply(k) or full:
             self._full_draw()
         else:
-            self.canvas.restore_region(self.bg)
+            np.asarray(self.canvas.buffer_rgba())[...] = self.bg
             self._draw_animated()
         self.k = k
 

@@ -288,3 +288,20 @@ def test_keys_hook_carries_the_alt_text():
     p.next()
     assert p.alt in p._keys.value.replace("&#x27;", "'") or p.alt.replace("−", "−") in p._keys.value
     assert "onerror=" in p._keys.value and "ArrowRight" in p._keys.value
+
+
+def test_back_gives_back_the_same_picture_bytes():
+    """Lesson 00's player: its title reaches the canvas's top row, which a background copied with
+    copy_from_bbox(fig.bbox) missed, so every step left pixels behind (stray dots above the title)."""
+    from perceptron_lib import data
+
+    X, y = data.separable(10, margin=0.2, bias=True, seed=4)
+    player = StepThrough(fit_perceptron(X, y), X, y)
+    start = player.frame_png()
+    pictures = set()
+    for _ in range(3):
+        player.next()
+        pictures.add(player.frame_png())
+        player.prev()
+        assert player.frame_png() == start
+    assert len(pictures) == 1
