@@ -640,8 +640,11 @@ def test_browser_rise_deck_renders_and_runs_code(rise_deck):
     """What works in RISE: the deck, navigation, and code run in the kernel from a slide."""
     page, cell, _ = rise_deck
     assert page.locator(".reveal .slides section").count() > 3
-    out = cell.locator(".jp-OutputArea-output").first.inner_text()
-    assert "StepThrough" in out, f"the cell ran but printed {out!r}"
+    out = cell.locator(".jp-OutputArea-output").first
+    # Without the widget manager RISE falls back from the widget view to the next output the player
+    # gives: its still picture (image/png), or else its text repr.
+    text, pictures = out.inner_text(), out.locator("img").count()
+    assert "StepThrough" in text or pictures > 0, f"the cell ran but showed {text!r} and {pictures} pictures"
 
 
 @pytest.mark.browser
