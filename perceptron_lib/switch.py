@@ -78,7 +78,16 @@ class RunSwitch(Shown):
 
 
 class _Open:
-    """Recordings one after another, each under its title."""
+    """The runs' recordings behind a row of buttons, one run on show at a time, like the live switch.
+
+    Stacked one after another they were several screens tall: no slide could hold them.
+    """
+
+    # Show panel n of this group and press button n; inline, so it works wherever the page puts it.
+    _SHOW = ("var g=this.closest('.perceptron-runs'),n=this.dataset.run;"
+             "g.querySelectorAll('[data-run-panel]').forEach(function(p){p.hidden=p.dataset.runPanel!==n;});"
+             "g.querySelectorAll('button[data-run]').forEach(function(b){b.setAttribute('aria-pressed',"
+             "String(b.dataset.run===n));});")
 
     def __init__(self, parts):
         self.parts = parts
@@ -86,7 +95,17 @@ class _Open:
     def _repr_html_(self):
         import html as _html
 
-        return "".join(f"<h4>{_html.escape(t)}</h4>{a._repr_html_()}" for t, a in self.parts)
+        buttons = "".join(
+            f'<button type="button" data-run="{n}" aria-pressed="{str(n == 0).lower()}" '
+            f'onclick="{_html.escape(self._SHOW)}">{_html.escape(t)}</button>'
+            for n, (t, _a) in enumerate(self.parts)
+        )
+        panels = "".join(
+            f'<div data-run-panel="{n}"{"" if n == 0 else " hidden"}>{a._repr_html_()}</div>'
+            for n, (_t, a) in enumerate(self.parts)
+        )
+        return (f'<div class="perceptron-runs"><div role="group" aria-label="run on show">{buttons}</div>'
+                f"{panels}</div>")
 
 
 class Controlled(Shown):

@@ -305,3 +305,17 @@ def test_back_gives_back_the_same_picture_bytes():
         player.prev()
         assert player.frame_png() == start
     assert len(pictures) == 1
+
+
+def test_switch_recording_shows_one_run_at_a_time():
+    """A switch's recording is one run on show behind labelled buttons, not every run stacked (which
+    made 02's slides five times too tall to fit 1280x720)."""
+    from perceptron_lib import data
+    from perceptron_lib.widgets import RunSwitch
+
+    X, y = data.separable(10, margin=0.2, bias=True, seed=4)
+    player = StepThrough(fit_perceptron(X, y), X, y)
+    switch = RunSwitch(player, {"eta 1": fit_perceptron(X, y), "eta 0.5": fit_perceptron(X, y, eta=0.5)})
+    html = switch.recording()
+    assert html.count("data-run-panel=") == 2 and html.count(" hidden>") == 1
+    assert '>eta 1</button>' in html and '>eta 0.5</button>' in html and 'aria-pressed="true"' in html
