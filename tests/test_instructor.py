@@ -651,8 +651,8 @@ def test_browser_rise_deck_renders_and_runs_code(rise_deck):
 @pytest.mark.xfail(
     strict=True,
     reason="jupyterlab-rise 0.43.1 with JupyterLab 4.6 / ipywidgets 8.1: the RISE app cannot load the widget "
-    "manager (\"Shared module @jupyterlab/console doesn't exist in shared scope\"), so a live player shows as "
-    "the text <StepThrough ...>. Static decks (make slides) are the supported path; see README.",
+    "manager (\"Shared module @jupyterlab/console doesn't exist in shared scope\"), so a live player shows "
+    "only its still picture. Static decks (make slides) are the supported path; see README.",
 )
 def test_browser_rise_player_can_be_clicked(rise_deck):
     page, cell, _ = rise_deck
