@@ -104,7 +104,10 @@ class _Open:
             f'<div data-run-panel="{n}"{"" if n == 0 else " hidden"}>{a._repr_html_()}</div>'
             for n, (_t, a) in enumerate(self.parts)
         )
-        return (f'<div class="perceptron-runs"><div role="group" aria-label="run on show">{buttons}</div>'
+        # the run on show is told by weight and underline as well as by aria-pressed, not by colour
+        style = ('<style>.perceptron-runs button[aria-pressed="true"]{font-weight:700;'
+                 "text-decoration:underline}</style>")
+        return (f'{style}<div class="perceptron-runs"><div role="group" aria-label="run on show">{buttons}</div>'
                 f"{panels}</div>")
 
 
