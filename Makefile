@@ -31,7 +31,7 @@ help:
 	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
 	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
-	@echo "make site       build the offline course site into _site/: index + one page per notebook (SITE_STYLE=notebook|lecture|saved)"
+	@echo "make site       build the offline course site into _site/ for students, no solutions (AUDIENCE=instructor: with them; SITE_STYLE=notebook|lecture|saved)"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -95,6 +95,7 @@ test-pythons: venv
 
 SLIDES_STYLE ?= lecture
 SITE_STYLE   ?= notebook
+AUDIENCE     ?= student
 APP_PORT     ?= 8866
 NB           ?=
 
@@ -105,8 +106,9 @@ slides: venv
 
 # Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
 # live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
+# The site is for students: no solutions. `make site AUDIENCE=instructor` includes them.
 site: venv
-	env -u MPLBACKEND $(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE)
+	env -u MPLBACKEND $(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE) --audience $(AUDIENCE)
 
 # The lessons as an app on 127.0.0.1 with a token, opened at lesson NB. Voila serves the whole
 # notebooks/ folder, so the links between lessons work; it hides the code and the cells tagged
@@ -132,7 +134,7 @@ app: venv
 
 lock: | $(PYTHON)
 	$(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install uv
-	$(PYTHON) -m uv pip compile pyproject.toml --extra test --universal \
+	$(PYTHON) -m uv pip compile pyproject.toml --extra test --extra hub --universal \
 	  --python-version 3.10 $(LOCKFLAGS) -o $(LOCK)
 
 clean:

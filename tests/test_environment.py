@@ -30,9 +30,10 @@ SUPPORTED_PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 
 
 def declared_requirements() -> dict[str, Requirement]:
-    """Runtime dependencies plus the `test` extra of pyproject.toml, by normalised name."""
+    """Runtime dependencies plus the `test` and `hub` extras of pyproject.toml, by normalised name."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    lines = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    lines = project["dependencies"] + extras["test"] + extras["hub"]
     reqs = [Requirement(line) for line in lines]
     return {canonicalize_name(r.name): r for r in reqs}
 

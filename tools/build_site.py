@@ -1,4 +1,4 @@
-"""Build the static, offline course site: ``make site`` runs ``python tools/build_site.py --out _site``.
+"""Build the static, offline course site: ``make site`` runs ``python -m tools.build_site --out _site``.
 
 The site is an index page (the course map: the lessons in order, with their time and their
 solutions) and one page per notebook, exported with nbconvert from the notebooks' stored
@@ -19,8 +19,12 @@ Layout of the output folder::
 each live figure (a ``LiveFigure``) gets a still of its picture; ``--style lecture`` does the same
 in the projector preset; ``--style saved`` (fastest, no kernel) exports the saved outputs, where
 live figures have no picture. A notebook that fails to re-run is exported from its saved
-outputs, with a WARNING line that names it. ``--no-solutions`` leaves the solutions out; ``--notebooks DIR``
-exports another folder of notebooks (used by the tests).
+outputs, with a WARNING line that names it. ``--notebooks DIR`` exports another folder of notebooks
+(used by the tests).
+
+``--audience student`` (the default, what ``make site`` builds to hand to students) leaves the
+solutions out: no solution page and no link to one. ``--audience instructor`` (``make site
+AUDIENCE=instructor``) includes them. ``--no-solutions`` leaves them out whatever the audience.
 """
 
 from __future__ import annotations
@@ -181,7 +185,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ce.ROOT / "_site", help="output folder (default: _site)")
     parser.add_argument("--notebooks", type=Path, default=ce.NOTEBOOKS, help="folder of NN_topic.ipynb notebooks")
-    parser.add_argument("--no-solutions", action="store_true", help="leave the solutions notebooks out")
+    parser.add_argument(
+        "--audience",
+        choices=("student", "instructor"),
+        default="student",
+        help="student (default): no solutions; instructor: the solutions too, linked from the course map",
+    )
+    parser.add_argument("--no-solutions", action="store_true", help="leave the solutions out, whatever the audience")
     parser.add_argument(
         "--style",
         choices=("notebook", "lecture", "saved"),
@@ -189,10 +199,12 @@ def main(argv=None) -> int:
         help="re-run each notebook in this figure preset first, or export the saved outputs (default)",
     )
     args = parser.parse_args(argv)
-    summary = build(args.out, args.notebooks, include_solutions=not args.no_solutions, style=args.style)
+    with_solutions = args.audience == "instructor" and not args.no_solutions
+    summary = build(args.out, args.notebooks, include_solutions=with_solutions, style=args.style)
     out = summary["out"]
     print(
         f"site: {len(summary['pages'])} pages in {out} ({summary['bytes'] / 1e6:.1f} MB in all, style {args.style}, "
+        f"for {'the instructor, solutions included' if with_solutions else 'students, no solutions'}, "
         f"no http(s) references), built in {summary['seconds']:.1f} s; open {out / 'index.html'}"
     )
     for w in summary["warnings"]:
