@@ -6,9 +6,10 @@ Layers, bottom to top (each imports only from those below it):
 - ``data``, ``losses``, ``subgradients``, ``loss_surfaces``: data sets, losses, their
   subgradient and surfaces; ``perceptron`` (the step rule), ``runs`` (the `Run` records),
   ``training`` (the online, mini-batch and batch fits);
-- ``margins``, ``bounds``, ``kernels``, ``dual``, ``estimator``: margins and separability, the
-  mistake bounds, the lift and kernel functions, the dual perceptron, the scikit-learn
-  estimator. Where a module was split, the old module re-exports what moved (its last import,
+- ``margins``, ``bounds``, ``kernels``, ``dual``, ``estimator``, ``averaged``: margins and
+  separability, the mistake bounds (with and without separability), the lift and kernel
+  functions, the dual perceptron, the scikit-learn estimator, the averaged, voted and pocket
+  perceptrons. Where a module was split, the old module re-exports what moved (its last import,
   so ``perceptron.Run``, ``kernels.fit_kernel_perceptron``, ``margins.mistake_bound``,
   ``losses.loss_surface`` keep their address); the new modules never import that re-export;
 - ``style``, ``plotting``, ``plot_arrows``, ``plot_surfaces``: figures (``plotting`` re-exports
@@ -24,6 +25,8 @@ Importing the package changes no global state (no rcParams, no random seeds).
 """
 
 from . import data, kernels, losses, margins, style
+from .averaged import fit_averaged, pocket, voted_predict
+from .bounds import hinge_mistake_bound
 from .kernels import fit_kernel_perceptron, lift, lift_kernel
 from .losses import hinge_loss, perceptron_loss, perceptron_subgradient, zero_one_loss
 from .margins import geometric_margin, is_separable, max_margin_separator, mistake_bound, offset_mistake_bound, radius

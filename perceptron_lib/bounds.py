@@ -1,4 +1,5 @@
-"""The perceptron's mistake bounds: (R / gamma)^2 through the origin, and with an offset.
+"""The perceptron's mistake bounds: (R / gamma)^2 through the origin, with an offset, and
+without separability (the hinge-loss bound of Freund and Schapire).
 
 Built on the margins, radius and maximum-margin separator of `perceptron_lib.margins`.
 """
@@ -12,7 +13,7 @@ import numpy as np
 from ._validation import check_w, check_w_b, check_X_y, read_only
 from .margins import max_margin_separator, radius
 
-__all__ = ["MistakeBound", "mistake_bound", "offset_mistake_bound"]
+__all__ = ["HingeBound", "MistakeBound", "hinge_mistake_bound", "mistake_bound", "offset_mistake_bound"]
 
 
 @dataclass(frozen=True)
@@ -160,3 +161,76 @@ def offset_mistake_bound(X, y, *, w=None, b=None) -> MistakeBound:
     b = float(b)
     bound = (b * b + 1.0) * (1.0 + R * R) / gamma**2
     return MistakeBound(bound=bound, R=R, gamma=gamma, w=w, b=b, form="offset")
+
+
+@dataclass(frozen=True)
+class HingeBound:
+    """The mistake bound without separability, for a comparator u at margin gamma.
+
+    Attributes
+    ----------
+    bound : float
+        Freund and Schapire's ``((R + D) / gamma)^2``.
+    bound_linear : float
+        The same fact in terms of the total hinge loss L: ``L + (R/gamma) sqrt(L) + (R/gamma)^2``.
+    R : float
+        Radius of the sequence, max ||x_t||.
+    gamma : float
+    D : float
+        ``sqrt(sum_t d_t^2)`` with ``d_t = max(0, gamma - y_t <u, x_t>)``, u of unit length.
+    hinge_total : float
+        L = ``sum_t max(0, 1 - y_t <u, x_t> / gamma)``: the hinge loss of u / gamma, summed.
+    passes : int
+        How often the data are repeated in the sequence.
+    """
+
+    bound: float
+    bound_linear: float
+    R: float
+    gamma: float
+    D: float
+    hinge_total: float
+    passes: int
+
+
+def hinge_mistake_bound(X, y, *, u, gamma: float, passes: int = 1) -> HingeBound:
+    """Mistake bounds of the perceptron through the origin that need no separating line.
+
+    For any unit u and any gamma > 0, the perceptron from w = 0 (test ``<= 0``, any eta) run on a
+    sequence of examples with ``||x_t|| <= R`` makes at most ``((R + D) / gamma)^2`` mistakes,
+    where D is the root of the summed squared shortfalls ``d_t = max(0, gamma - y_t <u, x_t>)``
+    (Freund and Schapire 1999, Theorem 1); equivalently, with L the total hinge loss of u/gamma,
+    at most ``L + (R/gamma) sqrt(L) + (R/gamma)^2`` (the same argument, summed differently). Both
+    hold for every u and gamma, so the smallest over them is a bound too. When u separates with
+    margin gamma, D = L = 0 and both are Novikoff's ``(R/gamma)^2``.
+
+    The sequence here is the data (X, y) repeated `passes` times (in any order within a pass):
+    D^2 and L grow with the passes. With an offset, apply it to the points (1, x) as
+    `offset_mistake_bound` does.
+
+    Examples
+    --------
+    >>> hb = hinge_mistake_bound([[1.0, 0.0], [0.0, 1.0]], [1, 1], u=[1.0, 0.0], gamma=1.0)
+    >>> hb.D, hb.hinge_total, hb.bound, hb.bound_linear
+    (1.0, 1.0, 4.0, 3.0)
+    """
+    X, y = check_X_y(X, y)
+    u = check_w(u, X.shape[1], name="u")
+    norm = np.linalg.norm(u)
+    if norm == 0:
+        raise ValueError("u must not be the zero vector; give the normal of a comparison line.")
+    gamma = float(gamma)
+    if not np.isfinite(gamma) or gamma <= 0:
+        raise ValueError(f"gamma must be a number > 0; got {gamma!r}.")
+    if not isinstance(passes, (int, np.integer)) or isinstance(passes, bool) or passes < 1:
+        raise ValueError(f"passes must be a whole number >= 1; got {passes!r}.")
+    u = u / norm
+    short = np.maximum(0.0, gamma - y * (X @ u))
+    D = float(np.sqrt(passes * np.sum(short**2)))
+    L = float(passes * np.sum(short) / gamma)
+    R = radius(X)
+    q = R / gamma
+    return HingeBound(
+        bound=((R + D) / gamma) ** 2, bound_linear=float(L + q * np.sqrt(L) + q * q), R=R, gamma=gamma, D=D,
+        hinge_total=L, passes=int(passes),
+    )

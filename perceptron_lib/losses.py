@@ -75,7 +75,8 @@ def _reduce(values: np.ndarray, reduction: str, axis=-1):
 def margins(w, b, X, y) -> np.ndarray:
     """Functional margins ``y_i (<w, x_i> + b)``.
 
-    Positive means correctly classified, 0 on the boundary, negative a mistake.
+    Positive means correctly classified, 0 on the boundary, negative on the wrong side (a
+    mistake, for the course's test ``<= 0``, is any margin <= 0).
 
     Parameters
     ----------

@@ -71,7 +71,7 @@ def scores(w, b, X) -> np.ndarray:
     return snap_to_zero(w @ X.T + b[:, None], np.linalg.norm(w, axis=1)[:, None] * size_x + np.abs(b)[:, None])
 
 
-def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive") -> np.ndarray:
+def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive", margin: float = 0.0) -> np.ndarray:
     """Which examples trigger an update, given raw scores <w,x>+b.
 
     Parameters
@@ -84,6 +84,11 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
         "nonpositive": y*score <= 0 (the loss-minimisation slides);
         "negative": y*score < 0 (subgradient 0 at the kink);
         "sign": sgn(score) != y with sgn(0) = -1 (the lecture notes).
+    margin : float >= 0
+        The threshold of the test: "nonpositive" updates when y*score <= margin, "negative" when
+        y*score < margin. The default 0 is the perceptron; ``margin=1`` with "nonpositive" is the
+        margin perceptron, a subgradient step on the hinge loss max(0, 1 - y*score) (lesson 06).
+        "sign" has no threshold (margin must be 0).
 
     Returns
     -------
@@ -93,21 +98,26 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
     --------
     >>> is_mistake(np.array([0.0, 0.0]), np.array([1.0, -1.0]), "sign").tolist()
     [True, False]
+    >>> is_mistake(np.array([0.5, 1.0, 2.0]), np.ones(3), margin=1.0).tolist()
+    [True, True, False]
     """
     m = y * scores
     if update_on == "nonpositive":
-        return m <= 0
+        return m <= margin
     if update_on == "negative":
-        return m < 0
+        return m < margin
+    if margin != 0:
+        raise ValueError(f"update_on='sign' has no threshold; margin must be 0, got {margin!r}.")
     # sgn(0) = -1: a score of exactly 0 is a mistake only for y = +1.
     return (m < 0) | ((scores == 0) & (y > 0))
 
 
-def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True):
+def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=0.0):
     """The perceptron's update rule, once: example (x, y) at state (w, b).
 
     Returns ``(w_new, b_new, updated)``: if the example fails the test `update_on` (see
-    `is_mistake`; its score comes from `scores`, so rounding around 0 counts as 0),
+    `is_mistake`, with threshold `margin`; its score comes from `scores`, so rounding around 0
+    counts as 0),
     ``w_new = w + eta * (y * x)`` and ``b_new = b + eta * y`` (b unchanged when ``fit_bias`` is
     False), else the state unchanged. Pure: new arrays, the inputs are not
     changed, no checks (callers check their arguments once, at their boundary).
@@ -125,7 +135,7 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True):
     """
     w = np.asarray(w, dtype=float)
     score = float(scores(w, b, np.asarray(x, dtype=float)[None, :])[0])
-    if not is_mistake(np.array([score]), np.array([y], dtype=float), update_on)[0]:
+    if not is_mistake(np.array([score]), np.array([y], dtype=float), update_on, margin)[0]:
         return w.copy(), float(b), False
     return w + eta * (y * x), float(b + eta * y) if fit_bias else float(b), True
 

@@ -154,6 +154,8 @@ class Run:
     order : str
     fit_bias : bool
     n_samples : int
+    margin : float
+        The mistake test's threshold (0 for the perceptron, 1 for the margin perceptron).
     """
 
     w: np.ndarray
@@ -169,6 +171,7 @@ class Run:
     order: str = "cyclic"
     fit_bias: bool = True
     n_samples: int = 0
+    margin: float = 0.0
 
     def __post_init__(self):
         read_only(self.w)

@@ -1,7 +1,14 @@
 """The subgradient of the perceptron (or hinge) data loss at (w, b).
 
 Built on the losses of `perceptron_lib.losses`; at a kink the caller chooses the slope
-(``at_kink``), and the perceptron's update is the step against the subgradient with ``at_kink=0``.
+(``at_kink``, the weight theta in [0, 1] of the kink's subgradient). The course's perceptron, with
+its test ``y(<w,x>+b) <= 0``, steps against the subgradient with ``at_kink=1`` (theta = 1: a point
+on the boundary is updated on); ``at_kink=0`` is the strict test ``< 0`` of the script, which from
+w = 0, b = 0 never moves.
+
+Words: a point with margin ``m < 0`` is on the *wrong side*; a *mistake* is any ``m <= 0`` (what
+the course's test updates on). The case label ``"mistake"`` in `Subgradient.cases` names the
+wrong side, m < 0, and keeps that name because the players read it.
 """
 
 from __future__ import annotations
@@ -33,7 +40,8 @@ class Subgradient:
         The part with respect to b.
     cases : ndarray of str, shape (n,)
         "correct" (margin > 0, contribution 0), "boundary" (margin = 0, the
-        kink) or "mistake" (margin < 0, contribution ``(-y_i x_i, -y_i)``).
+        kink) or "mistake" (margin < 0, the wrong side in the course's words; contribution
+        ``(-y_i x_i, -y_i)``).
     contributions : ndarray, shape (n, d + 1)
         Row i is point i's subgradient ``(d/dw, d/db)``; the total is their
         mean or sum.
@@ -66,7 +74,9 @@ def perceptron_subgradient(
 
     Point i contributes 0 if ``m_i > 0``, ``(-y_i x_i, -y_i)`` if ``m_i < 0``,
     and ``at_kink * (-y_i x_i, -y_i)`` on the kink ``m_i = 0``, where every
-    theta in [0, 1] gives a valid subgradient (the script takes 0, the slides 1).
+    theta in [0, 1] gives a valid subgradient (the script takes 0, the slides 1). The course's
+    update (test ``<= 0``) is ``w - eta * gw``, ``b - eta * gb`` with ``at_kink=1`` and
+    ``reduction="sum"`` over the examples of the step.
 
     Parameters
     ----------

@@ -16,6 +16,7 @@ import numpy as np
 from ._validation import (
     check_choice,
     check_eta,
+    check_finite_scalar,
     check_positive_int,
     check_rng,
     check_start,
@@ -83,6 +84,7 @@ def fit_perceptron(
     b0: float = 0.0,
     fit_bias: bool = True,
     update_on: str = "nonpositive",
+    margin: float = 0.0,
 ) -> Run:
     """Run the online perceptron: on each mistake, w <- w + eta*y_i*x_i, b <- b + eta*y_i.
 
@@ -108,6 +110,10 @@ def fit_perceptron(
         If False, b stays at b0 (the homogeneous perceptron when b0 = 0).
     update_on : {"nonpositive", "negative", "sign"}
         The mistake test; see `is_mistake`.
+    margin : float >= 0
+        The test's threshold (see `is_mistake`): 0 is the perceptron; ``margin=1`` updates when
+        ``y_i(<w,x_i>+b) <= 1``, the margin perceptron, a subgradient step of size eta on the
+        hinge loss. Unlike the perceptron it is not scale-invariant: eta changes its lines.
 
     Returns
     -------
@@ -127,6 +133,7 @@ def fit_perceptron(
     max_epochs = check_positive_int(max_epochs, name="max_epochs")
     order = check_choice(order, name="order", choices=ORDERS)
     update_on = check_choice(update_on, name="update_on", choices=UPDATE_RULES)
+    margin = check_margin(margin, update_on)
     if not isinstance(fit_bias, (bool, np.bool_)):
         raise TypeError(f"fit_bias must be True or False; got {fit_bias!r}.")
     n, d = X.shape
@@ -160,9 +167,9 @@ def fit_perceptron(
             # Rounding around 0 is 0 (perceptron.ZERO_TOL): the same test as `step`, on every CPU.
             m[np.abs(m) <= ZERO_TOL * (np.linalg.norm(wb[:d]) * size_o[pos:stop] + abs(wb[d]))] = 0.0
             if update_on == "nonpositive":
-                hit = m <= 0
+                hit = m <= margin
             elif update_on == "negative":
-                hit = m < 0
+                hit = m < margin
             else:  # "sign", sgn(0) = -1: a zero score is a mistake only for y = +1
                 hit = (m < 0) | ((m == 0) & (Zo[pos:stop, d] > 0))
             j = int(hit.argmax())
@@ -197,8 +204,18 @@ def fit_perceptron(
     return Run(
         w=w.copy(), b=float(b), mistakes=rec.n, epochs=epoch, converged=converged, cycle=cycle,
         history=hist, method="online", eta=eta, update_on=update_on, order=order,
-        fit_bias=bool(fit_bias), n_samples=n,
+        fit_bias=bool(fit_bias), n_samples=n, margin=margin,
     )
+
+
+def check_margin(margin, update_on: str) -> float:
+    """The mistake test's threshold: a finite number >= 0, and 0 for the "sign" rule."""
+    margin = check_finite_scalar(margin, name="margin")
+    if margin < 0:
+        raise ValueError(f"margin must be >= 0 (0 is the perceptron, 1 the margin perceptron); got {margin!r}.")
+    if update_on == "sign" and margin != 0:
+        raise ValueError("update_on='sign' has no threshold: use margin=0, or update_on='nonpositive'.")
+    return margin
 
 
 def _fit_batched(X, y, *, batch_size, eta, max_iter, rng, w0, b0, fit_bias, update_on, scale, method, order):
@@ -324,7 +341,9 @@ def fit_batch(
     )
 
 
-def reference_perceptron(X, y, *, eta=1.0, max_epochs=1000, w0=None, b0=0.0, fit_bias=True, update_on="nonpositive"):
+def reference_perceptron(
+    X, y, *, eta=1.0, max_epochs=1000, w0=None, b0=0.0, fit_bias=True, update_on="nonpositive", margin=0.0
+):
     """The online perceptron as a plain Python loop, cyclic order.
 
     The slow, obviously-correct version the fast `fit_perceptron` is tested
@@ -337,7 +356,7 @@ def reference_perceptron(X, y, *, eta=1.0, max_epochs=1000, w0=None, b0=0.0, fit
     for _ in range(max_epochs):
         changed = False
         for i in range(len(X)):
-            w, b, updated = step(w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias)
+            w, b, updated = step(w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias, margin=margin)
             if updated:
                 updates.append(i)
                 changed = True

@@ -19,6 +19,7 @@ COMPUTATION = [
     "perceptron_lib.dual",
     "perceptron_lib.analysis",
     "perceptron_lib.proof",
+    "perceptron_lib.averaged",
 ]
 
 # Names that moved out of a module when it was split (issue 12), and where they live now.
