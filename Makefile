@@ -23,7 +23,7 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab test test-pythons lock clean distclean slides app site
+.PHONY: help venv lab test test-pythons lock clean distclean slides app site hub hub-setup
 
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
@@ -32,6 +32,8 @@ help:
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
 	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
 	@echo "make site       build the offline course site into _site/ for students, no solutions (AUDIENCE=instructor: with them; SITE_STYLE=notebook|lecture|saved)"
+	@echo "make hub        JupyterHub on 127.0.0.1:$(HUB_PORT) for a class on this machine (root; STUDENTS=3, SOLUTIONS=1 hands out solutions)"
+	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the system users"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -130,6 +132,25 @@ app: venv
 	  --preheat_kernel=True --VoilaKernelManager.kernel_pools_config="{\"default\": {\"pool_size\": 0}, \"$$nb\": {\"pool_size\": 1}}" \
 	  --template=$(APP_TEMPLATE) $(ARGS) notebooks
 
+# ---- a class on one machine: JupyterHub (README, "For instructors"; tools/hub/) -----------------
+# hub-setup (as root): configurable-http-proxy from npm into .hub/node, and one system user per
+# student (pc-student1 ...) plus pc-instructor (the hub's admin), each with a random password in
+# .hub/passwords.txt (root only). hub: JupyterHub on 127.0.0.1:$(HUB_PORT), PAM logins, each
+# student's server running as that student, the lessons copied into ~/perceptron-course on the
+# first login (solutions only with SOLUTIONS=1). Ctrl-C stops it; students' servers keep running.
+
+HUB_PORT  ?= 8000
+STUDENTS  ?= 3
+SOLUTIONS ?= 0
+
+hub-setup: venv
+	$(PYTHON) -m tools.hub.setup --students $(STUDENTS)
+
+hub: hub-setup
+	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/passwords.txt"
+	env -u MPLBACKEND COURSE_HUB_PORT=$(HUB_PORT) COURSE_HUB_SOLUTIONS=$(SOLUTIONS) \
+	  $(PYTHON) -m jupyterhub -f tools/hub/jupyterhub_config.py $(ARGS)
+
 # ---- maintenance ----------------------------------------------------------------
 
 lock: | $(PYTHON)
@@ -143,4 +164,4 @@ clean:
 	rm -rf .pytest_cache .hypothesis .ruff_cache build dist *.egg-info
 
 distclean: clean
-	rm -rf $(VENV) $(VENV)-[0-9]*
+	rm -rf $(VENV) $(VENV)-[0-9]* .hub

@@ -1,0 +1,112 @@
+"""JupyterHub for a class on one machine: `make hub` (README, "For instructors").
+
+Started from the repository's root as ``python -m jupyterhub -f tools/hub/jupyterhub_config.py``
+(as root: the hub starts each student's server as that student's own system user). Everything
+listens on 127.0.0.1 only; put a TLS reverse proxy in front to open it to a class network.
+
+* Users: ``.hub/users.json`` (written by ``python -m tools.hub.setup``): the students, and the
+  instructor, who is the hub's admin (sees and stops everyone's servers in /hub/admin and the REST
+  API). Nobody else may log in.
+* Authenticator: PAM (the default): each user logs in with their system password, set by the
+  set-up (``.hub/passwords.txt``). ``COURSE_HUB_AUTH=dummy`` takes JupyterHub's DummyAuthenticator
+  instead, with one shared password ``COURSE_HUB_PASSWORD`` for a trial on 127.0.0.1 only. A real
+  class should use its institution's single sign-on (OAuthenticator: GitHub, Google, Azure AD,
+  generic OIDC, or LTI from the learning platform) so that nobody hands out or resets passwords,
+  and accounts end with the course.
+* Spawner: LocalProcessSpawner, each student's ``jupyterhub-singleuser`` runs as that student
+  (home 0700: another student's kernel cannot read it), in ``.hub/venv`` (the lock's versions, the
+  library installed as a package). It does not cap memory: on one machine,
+  watch it (benchmarks/class_load.py measures a student's share); Kubernetes (Zero to JupyterHub)
+  sets per-user limits.
+* First login: the lessons are copied into ``~/perceptron-course`` (tools/hub/course.py), without
+  ``solutions/`` unless ``COURSE_HUB_SOLUTIONS=1``; the instructor always gets the solutions.
+* State (users.json, database, cookie secret, pids) in ``COURSE_HUB_DIR`` (default ``.hub/state``). Student
+  servers keep running across a hub restart (``cleanup_servers = False``).
+
+Environment: ``COURSE_HUB_PORT`` (8000, the public port), ``COURSE_HUB_API_PORT`` (8081, the hub),
+``COURSE_HUB_PROXY_API_PORT`` (8001), ``COURSE_HUB_DIR``, ``COURSE_HUB_AUTH``,
+``COURSE_HUB_SOLUTIONS``, ``COURSE_HUB_SERVICE_TOKEN`` (if set, a service ``course-monitor`` with
+this token may list users and servers and manage users' tokens: the tests and
+benchmarks/class_load.py use it).
+"""
+
+import json
+import os
+import pwd
+import sys
+from pathlib import Path
+
+from tools.hub import course
+from tools.hub.setup import PROXY_BIN, STATE_DIR, STUDENT_VENV
+
+c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
+
+ROOT = Path(__file__).resolve().parents[2]
+HUB_DIR = Path(os.environ.get("COURSE_HUB_DIR", STATE_DIR)).resolve()
+USERS = json.loads((HUB_DIR / "users.json").read_text()) if (HUB_DIR / "users.json").exists() else None
+if USERS is None:
+    sys.exit(f"error: {HUB_DIR / 'users.json'} is missing: run `make hub-setup` (python -m tools.hub.setup) first")
+if not (STUDENT_VENV / "bin" / "jupyterhub-singleuser").exists():
+    sys.exit(f"error: {STUDENT_VENV} is missing: run `make hub-setup` to build the students' venv")
+if not PROXY_BIN.exists():
+    sys.exit(f"error: {PROXY_BIN} is missing: run `make hub-setup` to install configurable-http-proxy from npm")
+
+port = int(os.environ.get("COURSE_HUB_PORT", "8000"))
+c.JupyterHub.bind_url = f"http://127.0.0.1:{port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_API_PORT", "8081"))
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{int(os.environ.get('COURSE_HUB_PROXY_API_PORT', '8001'))}"
+c.ConfigurableHTTPProxy.command = [str(PROXY_BIN)]
+c.ConfigurableHTTPProxy.pid_file = str(HUB_DIR / "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{HUB_DIR / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(HUB_DIR / "jupyterhub_cookie_secret")
+c.JupyterHub.pid_file = str(HUB_DIR / "jupyterhub.pid")
+c.JupyterHub.cleanup_servers = False  # a hub restart leaves the students' servers (and kernels) running
+
+# ---- who may log in -------------------------------------------------------------------------
+instructor = USERS["instructor"]
+c.Authenticator.allowed_users = set(USERS["students"]) | {instructor}
+c.Authenticator.admin_users = {instructor}
+if os.environ.get("COURSE_HUB_AUTH", "pam") == "dummy":
+    password = os.environ.get("COURSE_HUB_PASSWORD", "")
+    if len(password) < 8:
+        sys.exit("error: COURSE_HUB_AUTH=dummy needs a shared password of 8 or more characters in COURSE_HUB_PASSWORD")
+    c.JupyterHub.authenticator_class = "dummy"
+    c.DummyAuthenticator.password = password
+else:
+    c.JupyterHub.authenticator_class = "pam"
+    c.PAMAuthenticator.open_sessions = False  # no login session (utmp, systemd-logind) per server
+
+# ---- each student's server --------------------------------------------------------------------
+venv_bin = STUDENT_VENV / "bin"  # readable by every user, the library installed as a package
+c.JupyterHub.spawner_class = "localprocess"
+c.Spawner.cmd = [str(venv_bin / "jupyterhub-singleuser")]
+c.Spawner.default_url = f"/lab/tree/{course.COURSE_DIR}/00_start_here.ipynb"
+c.Spawner.notebook_dir = "~"
+c.Spawner.environment = {"PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin"}
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+SOLUTIONS = os.environ.get("COURSE_HUB_SOLUTIONS", "0") == "1"
+
+
+def copy_course_on_first_login(spawner):
+    """pre_spawn_hook: the lessons into the user's home, once (their saved work is never replaced)."""
+    name = spawner.user.name
+    entry = pwd.getpwnam(name)
+    copied = course.copy_course(Path(entry.pw_dir), entry.pw_uid, entry.pw_gid,
+                                solutions=SOLUTIONS or name == instructor)  # fmt: skip
+    if copied:
+        spawner.log.info("copied the course into %s's home", name)
+
+
+c.Spawner.pre_spawn_hook = copy_course_on_first_login
+
+# ---- a read-only view for the tests and the load benchmark ---------------------------------
+service_token = os.environ.get("COURSE_HUB_SERVICE_TOKEN")
+if service_token:
+    c.JupyterHub.services = [{"name": "course-monitor", "api_token": service_token}]
+    c.JupyterHub.load_roles = [{
+        "name": "course-monitor",
+        "scopes": ["list:users", "read:users", "read:servers", "servers", "tokens"],
+        "services": ["course-monitor"],
+    }]  # fmt: skip

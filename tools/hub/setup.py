@@ -1,0 +1,166 @@
+"""Install what `make hub` needs: configurable-http-proxy from npm, and the class's system users.
+
+Run as root from the repository's root (``make hub-setup`` does)::
+
+    python -m tools.hub.setup --students 3 --instructor pc-instructor
+
+* The proxy: ``npm install --prefix .hub/node configurable-http-proxy@PROXY_VERSION`` (the npm
+  registry; needs ``npm``: ``apt-get install nodejs npm``). Nothing is fetched at run time: the hub
+  runs ``.hub/node/node_modules/.bin/configurable-http-proxy``.
+* The users: each student is a system user of their own (``useradd -m``, home mode 0700), so a
+  student's kernel runs with that user's rights and cannot read another's files. Each gets a random
+  password, written to ``.hub/passwords.txt`` (mode 0600, root only) for the instructor to hand out;
+  an existing user keeps theirs unless ``--reset-passwords``. ``.hub/users.json`` lists the class for
+  the hub's configuration (who may log in, who is admin). Both are in ``.hub/state`` (mode 0700).
+* The students' Python: ``.hub/venv``, a venv of ``/usr/bin/python3`` (a Python every user may
+  run; the project's ``.venv`` may sit on an interpreter under root's home) with the pins of
+  requirements.lock and the library installed as a package (``pip install --no-deps .``, not
+  editable). Rebuilt only when the lock, pyproject.toml or the library change (about a minute).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HUB_DIR = ROOT / ".hub"
+#: The hub's own state: users.json, passwords.txt, the database, the cookie secret (root only).
+STATE_DIR = HUB_DIR / "state"
+PROXY_VERSION = "5.3.0"
+PROXY_BIN = HUB_DIR / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
+PASSWORDS_FILE = STATE_DIR / "passwords.txt"
+#: The students' servers and kernels run in this venv (see install_student_env).
+STUDENT_VENV = HUB_DIR / "venv"
+STUDENT_PYTHON = Path(os.environ.get("COURSE_HUB_PYTHON", "/usr/bin/python3"))
+
+
+def _require_root(what: str) -> None:
+    if os.geteuid() != 0:
+        raise SystemExit(f"error: {what} needs root (run `sudo make hub-setup`); this process runs as uid {os.geteuid()}")
+
+
+def install_proxy(hub_dir: Path = HUB_DIR) -> Path:
+    """configurable-http-proxy in ``hub_dir/node`` (npm); returns its executable. Quick if already there."""
+    exe = hub_dir / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
+    if exe.exists():
+        return exe
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("error: npm is not installed; the hub's proxy comes from npm: apt-get install -y nodejs npm")
+    (hub_dir / "node").mkdir(parents=True, exist_ok=True)
+    cmd = [npm, "install", "--prefix", str(hub_dir / "node"), "--no-audit", "--no-fund", "--loglevel=error",
+           f"configurable-http-proxy@{PROXY_VERSION}"]  # fmt: skip
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0 or not exe.exists():
+        raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return exe
+
+
+def _env_fingerprint() -> str:
+    h = hashlib.sha256()
+    for path in [ROOT / "requirements.lock", ROOT / "pyproject.toml", *sorted((ROOT / "perceptron_lib").rglob("*.py"))]:
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def install_student_env(venv_dir: Path = STUDENT_VENV, python: Path = STUDENT_PYTHON) -> Path:
+    """The students' venv: requirements.lock, then the library as a package; returns its bin folder."""
+    stamp, fingerprint = venv_dir / ".course-installed", _env_fingerprint()
+    if stamp.exists() and stamp.read_text() == fingerprint:
+        return venv_dir / "bin"
+    ok = subprocess.run([str(python), "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"],
+                        capture_output=True).returncode == 0 if python.exists() else False  # fmt: skip
+    if not ok:
+        raise SystemExit(f"error: {python} is missing, older than 3.10 or has no venv module; the students' venv needs a "
+                         "Python every user may run: apt-get install -y python3 python3-venv, or set COURSE_HUB_PYTHON")
+    shutil.rmtree(venv_dir, ignore_errors=True)
+    pip = [str(venv_dir / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"  # a copy, so the build leaves nothing in the working tree
+        shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv*", ".hub", "_site", "_slides", "build",
+                                                                   "dist", "*.egg-info", "tests", "benchmarks", "docs"))
+        for cmd in ([str(python), "-m", "venv", str(venv_dir)], [*pip, "-r", str(ROOT / "requirements.lock")],
+                    [*pip, "--no-deps", str(src)]):  # fmt: skip
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    subprocess.run(["chmod", "-R", "a+rX", str(venv_dir)], check=True)
+    stamp.write_text(fingerprint)
+    return venv_dir / "bin"
+
+
+def user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def ensure_user(name: str, password: str | None = None) -> str | None:
+    """Create system user `name` (home 0700) if missing; set `password` if given. Returns the password set."""
+    _require_root("creating system users")
+    if not user_exists(name):
+        proc = subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", "perceptron course",
+                               name], capture_output=True, text=True)  # fmt: skip
+        if proc.returncode != 0:
+            raise SystemExit(f"error: useradd {name} failed: {proc.stderr.strip()}")
+    home = Path(pwd.getpwnam(name).pw_dir)
+    home.chmod(0o700)
+    if password is not None:
+        proc = subprocess.run(["chpasswd"], input=f"{name}:{password}\n", capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"error: chpasswd for {name} failed: {proc.stderr.strip()}")
+    return password
+
+
+def setup_class(students: list[str], instructor: str, *, reset_passwords: bool = False,
+                state_dir: Path = STATE_DIR) -> dict[str, str]:
+    """Create the users, write users.json and passwords.txt into `state_dir`; returns {user: password}."""
+    _require_root("creating system users")
+    state_dir.mkdir(parents=True, exist_ok=True)
+    state_dir.chmod(0o700)
+    known = {}
+    pw_file = state_dir / "passwords.txt"
+    if pw_file.exists():
+        known = dict(line.split(":", 1) for line in pw_file.read_text().splitlines() if ":" in line)
+    for name in [*students, instructor]:
+        if reset_passwords or name not in known or not user_exists(name):
+            known[name] = secrets.token_urlsafe(12)
+            ensure_user(name, known[name])
+        else:
+            ensure_user(name)
+    pw_file.write_text("".join(f"{n}:{known[n]}\n" for n in [*students, instructor]))
+    pw_file.chmod(0o600)
+    (state_dir / "users.json").write_text(json.dumps({"students": students, "instructor": instructor}, indent=1) + "\n")
+    return {n: known[n] for n in [*students, instructor]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=3, help="how many students (pc-student1 ... ); default 3")
+    parser.add_argument("--prefix", default="pc-student", help="students' user names: PREFIX1, PREFIX2, ...")
+    parser.add_argument("--instructor", default="pc-instructor", help="the instructor's user name (hub admin)")
+    parser.add_argument("--reset-passwords", action="store_true", help="give every user a new password")
+    args = parser.parse_args(argv)
+    exe = install_proxy()
+    install_student_env()
+    students = [f"{args.prefix}{i}" for i in range(1, args.students + 1)]
+    setup_class(students, args.instructor, reset_passwords=args.reset_passwords)
+    print(f"hub-setup: proxy {exe}; students' Python {STUDENT_VENV}; users {', '.join(students)} and {args.instructor} (admin); "
+          f"passwords in {PASSWORDS_FILE} (root only)")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
