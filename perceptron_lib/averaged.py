@@ -77,6 +77,26 @@ class AveragedRun:
         edges = np.concatenate([[1], self.t, [self.seen + 1]])
         return np.diff(edges)
 
+    def averages(self) -> tuple[np.ndarray, np.ndarray]:
+        """The averaged line as it stood just after each update: ``(W, B)`` of shapes (K + 1, d), (K + 1,).
+
+        Row k (k >= 1) is the mean of the states after examples 1..t_k, update k's example included;
+        row 0 is the start (no example seen yet). For a player that draws the averaged line beside
+        the current one.
+        """
+        h = self.run.history
+        K = len(h) - 1
+        W, B = np.array(h.w, dtype=float), np.array(h.b, dtype=float)
+        if K == 0:
+            return W, B
+        t = self.t.astype(float)
+        d = np.diff(np.concatenate([[1.0], t]))  # state j's examples before update j + 1
+        cw = np.cumsum(d[:, None] * W[:-1], axis=0)  # sum_{j<k} d_j w_j for k = 1..K
+        cb = np.cumsum(d * B[:-1])
+        Wa = np.vstack([W[:1], (cw + W[1:]) / t[:, None]])
+        Ba = np.concatenate([B[:1], (cb + B[1:]) / t])
+        return Wa, Ba
+
     def decision_function(self, X) -> np.ndarray:
         """Scores of the averaged line, ``<w_avg, x> + b_avg``."""
         return scores(self.w, self.b, _check_features(X, self.w.shape[0]))

@@ -187,6 +187,18 @@ def test_averaged_random_order_is_seeded():
     assert a.survival.sum() == 3 * len(X)
 
 
+def test_averages_after_each_update_are_running_means():
+    X, y = noisy(8)
+    ar = fit_averaged(X, y, epochs=3)
+    Wa, Ba = ar.averages()
+    W, B = post_states(X, y, 3)
+    assert len(Wa) == ar.run.mistakes + 1
+    np.testing.assert_array_equal(Wa[0], np.zeros(X.shape[1]))
+    for k, t in enumerate(ar.t, start=1):
+        np.testing.assert_allclose(Wa[k], W[:t].mean(axis=0), rtol=0, atol=1e-9)
+        assert abs(Ba[k] - B[:t].mean()) < 1e-9
+
+
 # ---------------------------------------------------------------- pocket
 
 
