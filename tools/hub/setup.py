@@ -15,7 +15,8 @@ Run as root from the repository's root (``make hub-setup`` does)::
 * The students' Python: ``.hub/venv``, a venv of ``/usr/bin/python3`` (a Python every user may
   run; the project's ``.venv`` may sit on an interpreter under root's home) with the pins of
   requirements.lock and the library installed as a package (``pip install --no-deps .``, not
-  editable). Rebuilt only when the lock, pyproject.toml or the library change (about a minute).
+  editable). Rebuilt when the lock or pyproject.toml change (about a minute); when only the
+  library changed, only the library is reinstalled.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ STUDENT_PYTHON = Path(os.environ.get("COURSE_HUB_PYTHON", "/usr/bin/python3"))
 
 def _require_root(what: str) -> None:
     if os.geteuid() != 0:
-        raise SystemExit(f"error: {what} needs root (run `sudo make hub-setup`); this process runs as uid {os.geteuid()}")
+        raise SystemExit(f"error: {what} needs root (run `sudo make hub-setup`); this process runs as uid "
+                         f"{os.geteuid()}")
 
 
 def install_proxy(hub_dir: Path = HUB_DIR) -> Path:
@@ -66,36 +68,54 @@ def install_proxy(hub_dir: Path = HUB_DIR) -> Path:
     return exe
 
 
-def _env_fingerprint() -> str:
+def _fingerprint(paths) -> str:
     h = hashlib.sha256()
-    for path in [ROOT / "requirements.lock", ROOT / "pyproject.toml", *sorted((ROOT / "perceptron_lib").rglob("*.py"))]:
+    for path in paths:
         h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
 
+def _copy_for_build(dest: Path) -> Path:
+    """The files `pip install .` needs, copied, so that the build leaves nothing in the working tree."""
+    for rel in ["pyproject.toml", "README.md", *(p.relative_to(ROOT) for p in (ROOT / "perceptron_lib").rglob("*"))]:
+        src = ROOT / rel
+        if src.is_file() and "__pycache__" not in src.parts:
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest / rel)
+    return dest
+
+
 def install_student_env(venv_dir: Path = STUDENT_VENV, python: Path = STUDENT_PYTHON) -> Path:
-    """The students' venv: requirements.lock, then the library as a package; returns its bin folder."""
-    stamp, fingerprint = venv_dir / ".course-installed", _env_fingerprint()
-    if stamp.exists() and stamp.read_text() == fingerprint:
-        return venv_dir / "bin"
-    ok = subprocess.run([str(python), "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"],
-                        capture_output=True).returncode == 0 if python.exists() else False  # fmt: skip
-    if not ok:
-        raise SystemExit(f"error: {python} is missing, older than 3.10 or has no venv module; the students' venv needs a "
-                         "Python every user may run: apt-get install -y python3 python3-venv, or set COURSE_HUB_PYTHON")
-    shutil.rmtree(venv_dir, ignore_errors=True)
+    """The students' venv: requirements.lock, then the library as a package; returns its bin folder.
+
+    Rebuilt when requirements.lock or pyproject.toml change; when only the library changed, only the
+    library is reinstalled (a few seconds).
+    """
+    deps = _fingerprint([ROOT / "requirements.lock", ROOT / "pyproject.toml"])
+    lib = _fingerprint(sorted(p for p in (ROOT / "perceptron_lib").rglob("*") if p.is_file() and p.suffix != ".pyc"))
+    deps_stamp, lib_stamp = venv_dir / ".course-deps", venv_dir / ".course-lib"
     pip = [str(venv_dir / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
+    steps = []
+    if not (deps_stamp.exists() and deps_stamp.read_text() == deps):
+        check = [str(python), "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"]
+        ok = python.exists() and subprocess.run(check, capture_output=True).returncode == 0
+        if not ok:
+            raise SystemExit(f"error: {python} is missing, older than 3.10 or has no venv module; the students' venv "
+                             "needs a Python every user may run: apt-get install -y python3 python3-venv, "
+                             "or set COURSE_HUB_PYTHON")  # fmt: skip
+        shutil.rmtree(venv_dir, ignore_errors=True)
+        steps += [[str(python), "-m", "venv", str(venv_dir)], [*pip, "-r", str(ROOT / "requirements.lock")]]
+    elif lib_stamp.exists() and lib_stamp.read_text() == lib:
+        return venv_dir / "bin"
     with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "src"  # a copy, so the build leaves nothing in the working tree
-        shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv*", ".hub", "_site", "_slides", "build",
-                                                                   "dist", "*.egg-info", "tests", "benchmarks", "docs"))
-        for cmd in ([str(python), "-m", "venv", str(venv_dir)], [*pip, "-r", str(ROOT / "requirements.lock")],
-                    [*pip, "--no-deps", str(src)]):  # fmt: skip
+        src = _copy_for_build(Path(tmp) / "src")
+        for cmd in [*steps, [*pip, "--no-deps", "--force-reinstall", str(src)]]:
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     subprocess.run(["chmod", "-R", "a+rX", str(venv_dir)], check=True)
-    stamp.write_text(fingerprint)
+    deps_stamp.write_text(deps)
+    lib_stamp.write_text(lib)
     return venv_dir / "bin"
 
 
@@ -157,8 +177,8 @@ def main(argv=None) -> int:
     install_student_env()
     students = [f"{args.prefix}{i}" for i in range(1, args.students + 1)]
     setup_class(students, args.instructor, reset_passwords=args.reset_passwords)
-    print(f"hub-setup: proxy {exe}; students' Python {STUDENT_VENV}; users {', '.join(students)} and {args.instructor} (admin); "
-          f"passwords in {PASSWORDS_FILE} (root only)")  # fmt: skip
+    print(f"hub-setup: proxy {exe}; students' Python {STUDENT_VENV}; users {', '.join(students)} and "
+          f"{args.instructor} (admin); passwords in {PASSWORDS_FILE} (root only)")  # fmt: skip
     return 0
 
 

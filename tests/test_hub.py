@@ -1,0 +1,313 @@
+"""`make hub` for a class on one machine: real logins, one system user per student, kept apart.
+
+The module starts the hub of ``tools/hub/jupyterhub_config.py`` (PAM logins, LocalProcessSpawner)
+with its state in a temporary folder, on free ports of 127.0.0.1, after the same set-up as
+``make hub-setup`` (``tools.hub.setup``: configurable-http-proxy from npm into ``.hub/node``, the
+students' venv ``.hub/venv``, the users). Its users are three students and an instructor made for
+the test (``pc-test-a``, ``-b``, ``-c``, ``pc-test-inst``), removed with their homes at the end.
+
+* Each of the four logs in through the real login page in Chromium; each student opens lesson 03,
+  runs it and steps its player (the readout changes).
+* The first login copied the lessons, not the solutions (the instructor has them).
+* Student A gets nothing of B's: not B's server, files or kernels by HTTP (A's cookies and A's
+  token), not B's files or processes from A's kernel (permission denied).
+* The instructor (admin) lists who is running through the REST API; a student may not.
+* A student's kernel killed (as the out-of-memory killer would) does not stop another stepping.
+* A stopped and restarted server, and a restarted hub, lose no saved notebook.
+
+Needs root (system users), npm (the proxy) and Chromium. Without them the module skips, or fails
+under COURSE_REQUIRE_BROWSER=1 (CI). About two minutes on 2 cores, plus about a minute the first
+time for the students' venv.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.hub]
+
+STUDENTS = ["pc-test-a", "pc-test-b", "pc-test-c"]
+INSTRUCTOR = "pc-test-inst"
+LESSON = "perceptron-course/03_hyperplane_updates.ipynb"
+TIMEOUT_MS = 120_000
+
+
+def _missing() -> str | None:
+    if os.geteuid() != 0:
+        return "the hub test creates system users: it needs root"
+    if shutil.which("npm") is None and not _proxy_installed():
+        return "npm is missing (apt-get install nodejs npm): the hub's proxy comes from npm"
+    return None
+
+
+def _proxy_installed() -> bool:
+    from tools.hub.setup import PROXY_BIN
+
+    return PROXY_BIN.exists()
+
+
+def _remove_user(name: str) -> None:
+    """Kill what runs as `name` (by pid), then remove the user and their home."""
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return
+    pids = subprocess.run(["ps", "-o", "pid=", "-u", name], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    subprocess.run(["userdel", "--remove", name], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory):
+    reason = _missing()
+    if reason:
+        if os.environ.get("COURSE_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"COURSE_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    from tools.hub import setup
+    from tools.hub.client import HubProcess, HubUser
+
+    setup.install_proxy()
+    setup.install_student_env()
+    for name in [*STUDENTS, INSTRUCTOR]:
+        _remove_user(name)  # a fresh home: the first login's copy is part of the test
+    state = tmp_path_factory.mktemp("hub_state")
+    passwords = setup.setup_class(STUDENTS, INSTRUCTOR, state_dir=state)
+    hubp = HubProcess(state, secrets.token_hex(16)).start()
+    monitor = HubUser(hubp.base, "course-monitor", hubp.service_token)
+    info = {"hub": hubp, "passwords": passwords, "monitor": monitor, "pages": {}, "tokens": {}}
+    yield info
+    for page in info["pages"].values():
+        page.context.close()
+    for name in [*STUDENTS, INSTRUCTOR]:
+        monitor.hub("DELETE", f"/users/{name}/server")
+    time.sleep(2)
+    hubp.stop()
+    for name in [*STUDENTS, INSTRUCTOR]:
+        _remove_user(name)
+
+
+def user(hub, name):
+    """`name` acting with their own token (issued by the monitor service, once)."""
+    from tools.hub.client import HubUser
+
+    if name not in hub["tokens"]:
+        hub["tokens"][name] = HubUser.with_new_token(hub["hub"].base, hub["hub"].service_token, name).token
+    return HubUser(hub["hub"].base, name, hub["tokens"][name])
+
+
+# ---- in the browser ---------------------------------------------------------------------------
+
+JS_PROMPTS_DONE = """() => {
+  const p = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+  const ind = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+  return p.length > 0 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim()))
+         && (!ind || ind.getAttribute('data-status') === 'idle');
+}"""
+
+
+def _login(chromium, hub, name):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{hub['hub'].base}/hub/login")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", hub["passwords"][name])
+    page.click("#login_submit")
+    page.wait_for_url(f"**/user/{name}/lab/**", timeout=TIMEOUT_MS)
+    return page
+
+
+def _readout(player) -> str:
+    return player.locator(".perceptron-readout").first.inner_text()
+
+
+def _step(page, player) -> tuple[str, str]:
+    before = _readout(player)
+    player.locator("button", has_text="Step").first.click()
+    page.wait_for_function("([el, b]) => el.querySelector('.perceptron-readout').innerText !== b",
+                           arg=[player.element_handle(), before], timeout=30_000)  # fmt: skip
+    return before, _readout(player)
+
+
+def _open_lesson_03(page, hub, name):
+    page.goto(f"{hub['hub'].base}/user/{name}/lab/tree/{LESSON}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status=idle]")
+    page.wait_for_timeout(1500)  # the kernel goes through starting, busy, idle: let it settle
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.wait_for_function(JS_PROMPTS_DONE, timeout=TIMEOUT_MS, polling=300)
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    assert page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").count() == 0, (
+        f"{name}: lesson 03 raised an error in the hub: {errors.all_inner_texts()[:1]}"
+    )
+    player = page.locator(".perceptron-stepthrough").first
+    player.scroll_into_view_if_needed()
+    return player
+
+
+def test_everyone_logs_in_through_the_page_and_students_step_lesson_03(hub, chromium):
+    page = _login(chromium, hub, INSTRUCTOR)
+    hub["pages"][INSTRUCTOR] = page
+    assert page.locator(".jp-Notebook").count() >= 0
+    for name in STUDENTS:
+        page = _login(chromium, hub, name)
+        assert "00_start_here.ipynb" in page.url, f"{name}'s first page is {page.url}, not lesson 00"
+        hub["pages"][name] = page
+        player = _open_lesson_03(page, hub, name)
+        before, after = _step(page, player)
+        assert after != before, f"{name}: the readout did not change after Step"
+
+
+def test_a_wrong_password_is_refused(hub):
+    from tools.hub.client import HubError, login
+
+    with pytest.raises(HubError, match="login of pc-test-a failed: HTTP 403"):
+        login(hub["hub"].base, "pc-test-a", "not-the-password")
+    with pytest.raises(HubError, match="failed"):
+        login(hub["hub"].base, "root", "anything")  # a system user who is not in the class
+
+
+def test_the_first_login_copied_the_lessons_and_not_the_solutions(hub):
+    home = os.path.join(pwd.getpwnam("pc-test-a").pw_dir, "perceptron-course")
+    names = sorted(n for n in os.listdir(home) if not n.startswith("."))  # JupyterLab adds .ipynb_checkpoints
+    assert names == [f"{p}" for p in sorted(os.listdir("notebooks")) if p[:2].isdigit()], names
+    inst = os.path.join(pwd.getpwnam(INSTRUCTOR).pw_dir, "perceptron-course")
+    assert sorted(os.listdir(os.path.join(inst, "solutions"))), "the instructor has the solutions"
+    home = pwd.getpwnam("pc-test-b")
+    st = os.stat(home.pw_dir)
+    assert st.st_mode & 0o077 == 0 and st.st_uid == home.pw_uid, "a student's home is theirs alone (0700)"
+
+
+def test_student_a_cannot_reach_b_by_http(hub, chromium):
+    a, b = user(hub, "pc-test-a"), user(hub, "pc-test-b")
+    # A's token on B's server, files, kernels and hub record
+    for path in ("/api/contents", "/api/contents/perceptron-course/03_hyperplane_updates.ipynb", "/api/kernels",
+                 "/api/sessions", "/lab"):  # fmt: skip
+        r = a.user("GET", path, owner="pc-test-b")
+        leaked = [w for w in ("hyperplane_updates", "execution_state", '"kernel"') if w in r.text]
+        assert r.status_code in (302, 403, 404) and not leaked, (path, r.status_code, leaked)
+        assert r.status_code != 302 or "/hub/" in r.headers["Location"], (path, r.headers.get("Location"))
+    assert a.user("POST", "/api/kernels", owner="pc-test-b", json={"name": "python3"}).status_code in (403, 404)
+    assert a.hub("GET", "/users/pc-test-b").status_code in (403, 404)
+    assert a.hub("DELETE", "/users/pc-test-b/server").status_code in (403, 404)
+    assert a.hub("GET", "/users").status_code == 403 or [u["name"] for u in a.hub("GET", "/users").json()] == [a.name]
+    assert b.user("GET", "/api/contents").status_code == 200, "B's own token reaches B's files"
+    # A's browser cookies on B's server: the hub's OAuth refuses A
+    page = hub["pages"]["pc-test-a"]
+    resp = page.request.get(f"{hub['hub'].base}/user/pc-test-b/api/contents", max_redirects=10)
+    assert resp.status == 403, f"A's cookies on B's files: HTTP {resp.status}"
+    resp = page.request.get(f"{hub['hub'].base}/user/pc-test-a/api/contents", max_redirects=10)
+    assert resp.status == 200, f"A's cookies on A's own files: HTTP {resp.status}"
+
+
+def test_student_a_kernel_cannot_read_b_files_or_signal_b_kernels(hub):
+    a, b = user(hub, "pc-test-a"), user(hub, "pc-test-b")
+    b_home = pwd.getpwnam("pc-test-b").pw_dir
+    b_kernels = [k["id"] for k in b.user("GET", "/api/kernels").json()]
+    assert b_kernels, "B's lesson 03 kernel is running"
+    pids = subprocess.run(["ps", "-o", "pid=", "-u", "pc-test-b"], capture_output=True, text=True).stdout.split()
+    kernel = a.kernel(a.new_session("perceptron-course/probe.ipynb"))
+    try:
+        out = kernel.execute(
+            "import os, errno\n"
+            "def probe(f):\n"
+            "    try:\n        f(); return 'ok'\n"
+            "    except PermissionError: return 'denied'\n"
+            "    except OSError as e: return errno.errorcode[e.errno]\n"
+            f"print(probe(lambda: os.listdir({b_home!r})))\n"
+            f"print(probe(lambda: open({b_home + '/perceptron-course/03_hyperplane_updates.ipynb'!r}).read()))\n"
+            f"print(probe(lambda: open({b_home + '/.bashrc'!r}).read()))\n"
+            f"print(sorted({{probe(lambda p=p: os.kill(int(p), 0)) for p in {pids!r}}}))\n"
+            "print(os.getuid() == os.geteuid() != 0)\n"
+        )
+    finally:
+        kernel.close()
+    assert out.split("\n")[:5] == ["denied", "denied", "denied", "['denied']", "True"], out
+
+
+def test_the_instructor_lists_who_is_running_and_a_student_cannot(hub):
+    page = hub["pages"][INSTRUCTOR]
+    resp = page.request.get(f"{hub['hub'].base}/hub/api/users?state=active")
+    assert resp.status == 200, f"the instructor's session on the users API: HTTP {resp.status} {resp.text()[:200]}"
+    running = sorted(u["name"] for u in resp.json())
+    assert running == sorted([*STUDENTS, INSTRUCTOR]), running
+    student = hub["pages"]["pc-test-c"].request.get(f"{hub['hub'].base}/hub/api/users?state=active")
+    assert student.status == 403 or [u["name"] for u in student.json()] == ["pc-test-c"], student.status
+
+
+def test_a_killed_kernel_does_not_stop_another_student_stepping(hub):
+    a = user(hub, "pc-test-a")
+    kernels = a.user("GET", "/api/kernels").json()
+    lesson_kernel = [k for k in a.user("GET", "/api/sessions").json() if k["path"] == LESSON][0]["kernel"]["id"]
+    assert lesson_kernel in [k["id"] for k in kernels]
+    # the out-of-memory killer's way: SIGKILL to every process of A's kernels
+    pids = subprocess.run(["pgrep", "-u", "pc-test-a", "-f", "ipykernel_launcher"], capture_output=True,
+                          text=True).stdout.split()  # fmt: skip
+    assert pids, "A's kernels are running"
+    for pid in pids:
+        os.kill(int(pid), signal.SIGKILL)
+    page = hub["pages"]["pc-test-b"]
+    player = page.locator(".perceptron-stepthrough").first
+    for _ in range(3):
+        before, after = _step(page, player)
+        assert after != before, "B's player stopped stepping when A's kernel died"
+    # A's server is still up and gives A a new kernel
+    assert a.user("GET", "/api/status").status_code == 200
+    kernel = a.kernel(a.new_session("perceptron-course/after_kill.ipynb"))
+    try:
+        assert kernel.execute("print(6 * 7)").strip() == "42"
+    finally:
+        kernel.close()
+
+
+def _save(u, path: str, text: str) -> None:
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": text}], "metadata": {}, "nbformat": 4,
+          "nbformat_minor": 5}  # fmt: skip
+    r = u.user("PUT", f"/api/contents/{path}", json={"type": "notebook", "format": "json", "content": nb})
+    assert r.status_code in (200, 201), (r.status_code, r.text[:200])
+
+
+def _read(u, path: str) -> str:
+    r = u.user("GET", f"/api/contents/{path}")
+    assert r.status_code == 200, f"{u.name}'s {path}: HTTP {r.status_code}"
+    return r.json()["content"]["cells"][0]["source"]
+
+
+def test_a_stopped_server_loses_no_saved_work(hub):
+    c = user(hub, "pc-test-c")
+    _save(c, "perceptron-course/my_answers.ipynb", "c's answer: gamma = 0.2")
+    c.stop_server()
+    assert c.user("GET", "/api/status").status_code != 200, "the server is stopped"
+    c.start_server()
+    assert _read(c, "perceptron-course/my_answers.ipynb") == "c's answer: gamma = 0.2"
+    names = [x["name"] for x in c.user("GET", "/api/contents/perceptron-course").json()["content"]]
+    assert "03_hyperplane_updates.ipynb" in names, "the restart did not copy over or lose the lessons"
+
+
+def test_a_hub_restart_loses_no_saved_notebook(hub):
+    from tools.hub.client import login
+
+    b = user(hub, "pc-test-b")
+    _save(b, "perceptron-course/before_restart.ipynb", "saved before the hub restarted")
+    hubp = hub["hub"]
+    hubp.stop()
+    hubp.start()
+    assert _read(b, "perceptron-course/before_restart.ipynb") == "saved before the hub restarted"
+    # logins work again, and B's server was kept running through the restart
+    session = login(hubp.base, "pc-test-b", hub["passwords"]["pc-test-b"])
+    assert session.get(f"{hubp.base}/hub/api/user", headers={"X-XSRFToken": session.cookies.get("_xsrf", "")}).ok
+    assert b.server_status()["server"], "B's server still runs after the hub restart"
