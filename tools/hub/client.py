@@ -119,6 +119,16 @@ class HubUser:
                       self.name)  # fmt: skip
 
 
+def _decode(frame: str | bytes) -> dict:
+    """A kernel websocket frame: JSON text, or (with binary buffers, e.g. a widget's PNG) jupyter_server's
+    binary form: 4 bytes n, n offsets of 4 bytes, the JSON message at the first offset, then the buffers."""
+    if isinstance(frame, str):
+        return json.loads(frame)
+    n = int.from_bytes(frame[:4], "big")
+    offsets = [int.from_bytes(frame[4 + 4 * i : 8 + 4 * i], "big") for i in range(n)]
+    return json.loads(frame[offsets[0] : offsets[1] if n > 1 else None])
+
+
 @dataclass
 class Kernel:
     """A kernel's websocket: `execute` runs code and returns what it printed, or raises on an error."""
@@ -126,6 +136,8 @@ class Kernel:
     ws: websocket.WebSocket
     username: str
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
+    #: how many pictures (PNG, or a widget view such as a player) the last `execute` displayed
+    pictures: int = 0
 
     def execute(self, code: str, timeout: float = 120) -> str:
         msg_id = uuid.uuid4().hex
@@ -135,23 +147,27 @@ class Kernel:
                    "allow_stdin": False, "stop_on_error": True}  # fmt: skip
         self.ws.send(json.dumps({"header": header, "parent_header": {}, "metadata": {}, "content": content,
                                  "channel": "shell", "buffers": []}))  # fmt: skip
-        out, error, replied, idle = [], None, False, False
+        out, error, replied, idle, pictures = [], None, False, False, 0
         deadline = time.monotonic() + timeout
         while not (replied and idle):
             if time.monotonic() > deadline:
                 raise HubError(f"{self.username}'s kernel gave no answer within {timeout} s")
-            msg = json.loads(self.ws.recv())
+            msg = _decode(self.ws.recv())
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             kind = msg["msg_type"]
             if kind == "stream":
                 out.append(msg["content"]["text"])
+            elif kind in ("display_data", "execute_result"):
+                data = msg["content"].get("data", {})
+                pictures += "image/png" in data or "application/vnd.jupyter.widget-view+json" in data
             elif kind == "error":
                 error = f"{msg['content']['ename']}: {msg['content']['evalue']}"
             elif kind == "execute_reply":
                 replied = True
             elif kind == "status" and msg["content"]["execution_state"] == "idle":
                 idle = True
+        self.pictures = pictures
         if error:
             raise HubError(f"{self.username}'s kernel: {error}")
         return "".join(out)
