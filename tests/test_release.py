@@ -1,0 +1,104 @@
+"""What students get: the lessons without the solutions, on every road (site, hub, nbgitpuller, Binder).
+
+* ``make site`` (``tools.build_site``, audience student by default) has no solution page and no
+  link to one; ``make site AUDIENCE=instructor`` has both.
+* The hub's first-login copy (tools/hub/course.py) gives the lessons, and the solutions only when
+  asked.
+* ``tools.hub.student_branch`` makes a branch without ``notebooks/solutions`` for nbgitpuller,
+  without touching the working tree.
+* ``binder/`` is what repo2docker needs: the lock, a Python the lock supports, a postBuild that
+  installs the library with ``pip install .``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tools import build_site
+from tools.hub import course, student_branch
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SOLUTIONS = sorted(p.name for p in (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
+
+
+def test_there_are_lessons_and_solutions():
+    assert LESSONS and SOLUTIONS
+
+
+def test_make_site_is_the_student_release_and_instructor_adds_the_solutions(tmp_path, capsys):
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^AUDIENCE\s*\?=\s*student$", makefile, re.MULTILINE)
+    assert "--audience $(AUDIENCE)" in makefile
+    assert build_site.main(["--out", str(tmp_path / "s"), "--style", "saved"]) == 0
+    assert "for students, no solutions" in capsys.readouterr().out
+    assert not list((tmp_path / "s").rglob("*solutions*.html"))
+    assert "solutions" not in (tmp_path / "s" / "index.html").read_text()
+    assert build_site.main(["--out", str(tmp_path / "i"), "--style", "saved", "--audience", "instructor"]) == 0
+    pages = sorted(p.name for p in (tmp_path / "i" / "solutions").glob("*.html"))
+    assert pages == [n.replace(".ipynb", ".html") for n in SOLUTIONS]
+    assert 'href="solutions/' in (tmp_path / "i" / "index.html").read_text()
+
+
+def test_the_hub_copy_gives_lessons_and_solutions_only_if_asked(tmp_path):
+    uid, gid = os.getuid(), os.getgid()
+    assert course.copy_course(tmp_path / "student", uid, gid) is True
+    got = sorted(str(p.relative_to(tmp_path / "student" / course.COURSE_DIR))
+                 for p in (tmp_path / "student" / course.COURSE_DIR).rglob("*.ipynb"))  # fmt: skip
+    assert got == LESSONS
+    assert (tmp_path / "student" / course.COURSE_DIR).stat().st_mode & 0o077 == 0
+    # a second login copies nothing: saved work stays
+    mine = tmp_path / "student" / course.COURSE_DIR / LESSONS[0]
+    mine.write_text("my work")
+    assert course.copy_course(tmp_path / "student", uid, gid) is False
+    assert mine.read_text() == "my work"
+    assert course.copy_course(tmp_path / "inst", uid, gid, solutions=True) is True
+    assert sorted(p.name for p in (tmp_path / "inst" / course.COURSE_DIR / "solutions").glob("*.ipynb")) == SOLUTIONS
+
+
+def test_the_student_branch_has_no_solutions_and_leaves_the_working_tree_alone(tmp_path):
+    repo = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(repo)], check=True)
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout
+    first = student_branch.make_branch(repo)
+    files = subprocess.run(["git", "ls-tree", "-r", "--name-only", "students"], cwd=repo, capture_output=True,
+                           text=True, check=True).stdout.split()  # fmt: skip
+    assert not [f for f in files if f.startswith("notebooks/solutions/")]
+    assert all(f"notebooks/{n}" in files for n in LESSONS)
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout == status
+    with_sol = student_branch.make_branch(repo, solutions=True)
+    parent = subprocess.run(["git", "rev-parse", f"{with_sol}^"], cwd=repo, capture_output=True, text=True).stdout
+    assert parent.strip() == first, "each release is one commit on top of the last (pulls stay fast-forward)"
+    files = subprocess.run(["git", "ls-tree", "-r", "--name-only", "students"], cwd=repo, capture_output=True,
+                           text=True, check=True).stdout.split()  # fmt: skip
+    assert [f for f in files if f.startswith("notebooks/solutions/")]
+
+
+def test_binder_folder_is_what_repo2docker_needs():
+    binder = ROOT / "binder"
+    reqs = [line.strip() for line in (binder / "requirements.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]  # fmt: skip
+    assert reqs == ["-r ../requirements.lock"], reqs
+    assert (binder / reqs[0].split()[1]).resolve() == ROOT / "requirements.lock"
+    runtime = (binder / "runtime.txt").read_text().strip()
+    assert re.fullmatch(r"python-3\.1[0-3]", runtime), runtime
+    post = binder / "postBuild"
+    assert os.access(post, os.X_OK), "repo2docker runs postBuild only if it is executable"
+    text = post.read_text()
+    assert text.startswith("#!/bin/bash") and "set -euo pipefail" in text
+    installs = re.search(r"^pip install --no-deps (--no-cache-dir )?\.$", text, re.MULTILINE)
+    assert installs, "postBuild installs the library with pip install ."
+    assert "/lab/tree/notebooks/00_start_here.ipynb" in text
+    assert (ROOT / "notebooks" / "00_start_here.ipynb").is_file()
+
+
+@pytest.mark.parametrize("needle", ["mybinder.org/v2/gh/", "git-pull?repo=", "branch=students", "make hub"])
+def test_readme_gives_the_binder_and_nbgitpuller_links_and_the_hub(needle):
+    readme = (ROOT / "README.md").read_text()
+    part = readme.split("## For instructors", 1)[1].split("\n## ", 1)[0]
+    assert needle in part, f"README's 'For instructors' does not mention {needle!r}"
