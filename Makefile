@@ -23,7 +23,7 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab test test-pythons lock clean distclean slides app site hub hub-setup
+.PHONY: help venv lab test test-pythons lock clean distclean slides app site hub hub-setup hub-deps
 
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
@@ -33,7 +33,8 @@ help:
 	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
 	@echo "make site       build the offline course site into _site/ for students, no solutions (AUDIENCE=instructor: with them; SITE_STYLE=notebook|lecture|saved)"
 	@echo "make hub        JupyterHub on 127.0.0.1:$(HUB_PORT) for a class on this machine (root; STUDENTS=3, SOLUTIONS=1 hands out solutions)"
-	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the system users"
+	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the students' venv, the users"
+	@echo "make hub-deps   only the proxy and the students' venv, no users (CI runs it before the hub test)"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -142,6 +143,9 @@ app: venv
 HUB_PORT  ?= 8000
 STUDENTS  ?= 3
 SOLUTIONS ?= 0
+
+hub-deps: venv
+	$(PYTHON) -m tools.hub.setup --no-users
 
 hub-setup: venv
 	$(PYTHON) -m tools.hub.setup --students $(STUDENTS)

@@ -131,7 +131,14 @@ def test_readme_lists_every_notebook():
     assert not missing, f"README.md does not list {missing}"
 
 
-@pytest.mark.parametrize("target", ["lab", "test", "lock"])
+@pytest.mark.parametrize("target", ["lab", "test", "lock", "hub", "hub-setup", "hub-deps", "site"])
 def test_makefile_has_target(target):
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(rf"^{target}\s*:", makefile, flags=re.MULTILINE), target
+
+
+def test_only_the_library_is_installed():
+    """`pip install .` puts perceptron_lib alone into site-packages (tests/test_install.py checks the wheel)."""
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    assert find["include"] == ["perceptron_lib*"], find
+    assert "." in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["pythonpath"]

@@ -40,8 +40,19 @@ STATE_DIR = HUB_DIR / "state"
 PROXY_VERSION = "5.3.0"
 PROXY_BIN = HUB_DIR / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORDS_FILE = STATE_DIR / "passwords.txt"
-#: The students' servers and kernels run in this venv (see install_student_env).
-STUDENT_VENV = HUB_DIR / "venv"
+
+
+def _others_may_enter(path: Path) -> bool:
+    return all(p.stat().st_mode & 0o001 for p in [path, *path.parents])
+
+
+#: The students' servers and kernels run in this venv (see install_student_env): in .hub/ when every
+#: user may reach this folder, else (a clone under root's home) in /opt; COURSE_HUB_VENV chooses.
+STUDENT_VENV = Path(
+    os.environ.get("COURSE_HUB_VENV")
+    or (HUB_DIR / "venv" if _others_may_enter(ROOT)
+        else Path("/opt/perceptron-course-hub") / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12] / "venv")
+)  # fmt: skip
 STUDENT_PYTHON = Path(os.environ.get("COURSE_HUB_PYTHON", "/usr/bin/python3"))
 
 
@@ -172,9 +183,13 @@ def main(argv=None) -> int:
     parser.add_argument("--prefix", default="pc-student", help="students' user names: PREFIX1, PREFIX2, ...")
     parser.add_argument("--instructor", default="pc-instructor", help="the instructor's user name (hub admin)")
     parser.add_argument("--reset-passwords", action="store_true", help="give every user a new password")
+    parser.add_argument("--no-users", action="store_true", help="only the proxy and the students' venv (CI)")
     args = parser.parse_args(argv)
     exe = install_proxy()
     install_student_env()
+    if args.no_users:
+        print(f"hub-deps: proxy {exe}; students' Python {STUDENT_VENV}")
+        return 0
     students = [f"{args.prefix}{i}" for i in range(1, args.students + 1)]
     setup_class(students, args.instructor, reset_passwords=args.reset_passwords)
     print(f"hub-setup: proxy {exe}; students' Python {STUDENT_VENV}; users {', '.join(students)} and "
