@@ -10,7 +10,7 @@ counted (the benchmark opens without one: it does not block the first screen). J
 with its own notebook settings, as a student's does (the browser tests turn windowing off).
 Each is measured ``--repeat`` times in alternation; the medians are printed with the file sizes.
 
-Run: ``.venv/bin/python benchmarks/open_time.py [--before REF] [--repeat 3]``
+Run from the repository's root: ``.venv/bin/python -m benchmarks.open_time [--before REF] [--repeat 3]``
 Needs ``/usr/bin/chromium`` (``apt-get install chromium``; never ``playwright install``).
 """
 

@@ -1,3 +1,4 @@
-"""The course's export tools (README, "For instructors"), installed with the library by
-``pip install -e .`` so that ``python -m tools.build_site`` and the tests import them as a
-package, with no ``sys.path`` edits."""
+"""The course's export and hub tools (README, "For instructors"). Not installed with the library
+(``pip install .`` installs only perceptron_lib): run them from the repository's root as modules,
+``python -m tools.build_site``; the tests import them through pytest's ``pythonpath``. No
+``sys.path`` edits."""
