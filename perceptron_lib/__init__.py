@@ -15,9 +15,10 @@ Layers, bottom to top (each imports only from those below it):
 - ``style``, ``plotting``, ``plot_arrows``, ``plot_surfaces``: figures (``plotting`` re-exports
   the other two); ``readout`` (the player's words, pure); ``render`` (one figure per scene,
   blitted, PNG); ``panels`` (what a player draws: ``panels.data.DataPanel`` first);
-  ``player`` (`StepThrough`), ``switch`` (`RunSwitch`, `with_controls`), ``live`` (`LiveFigure`),
-  ``keys`` (keyboard, labels, alt text in the browser), ``recording`` (the display bundle and
-  the self-contained recording); ``widgets`` re-exports them under their old address
+  ``player`` (`StepThrough`), ``picture`` (the Image it shows), ``switch`` (`RunSwitch`,
+  `with_controls`), ``live`` (`LiveFigure`), ``editor`` (`PointEditor`: the student's own points;
+  what it computes is in the pure ``own_data``), ``recording`` (the display bundle and the
+  self-contained recording); ``widgets`` re-exports them under their old address
   (matplotlib and ipywidgets are imported only here, and only when you import these modules);
 - ``exercises``: the self-checks of the notebooks' exercises.
 

@@ -16,8 +16,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from . import keys as _keys
 from . import style as _style
+from .picture import Picture
 from .recording import Shown
 from .render import css_size, png_rgb, small_png
 
@@ -70,7 +70,7 @@ class LiveFigure(Shown):
             self.axes = [self.fig.add_subplot(nrows, ncols, j + 1, projection=p) for j, p in enumerate(projections)]
         for ax in self.axes:
             _style.style_axes(ax, self._style)
-        self._image = widgets.Image(format="png", layout=_keys.picture_layout(*css_size(self.fig, self._style)))
+        self._image = Picture(*css_size(self.fig, self._style))
         self._alt = alt
         self._readout = widgets.HTML()
         self._controls: dict = {}
@@ -79,8 +79,7 @@ class LiveFigure(Shown):
         self._settled = False
         self._holding = False
         self.text = ""
-        self._keys = widgets.HTML()  # the alt text's carrier (perceptron_lib.keys)
-        words = widgets.VBox([self._readout, self._keys],
+        words = widgets.VBox([self._readout],
                              layout=widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px"))
         self._body = widgets.HBox([self._image, words],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
@@ -158,7 +157,7 @@ class LiveFigure(Shown):
             self._settled = True
         self.canvas.draw()
         self._image.value = png_rgb(np.asarray(self.canvas.buffer_rgba()))
-        self._keys.value = _keys.hook_html(self.alt, keys=False)
+        self._image.tooltip = self.alt  # the picture's alt sentence, as its title
 
     def frame_png(self) -> bytes:
         """The current picture as PNG bytes."""

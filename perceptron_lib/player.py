@@ -5,16 +5,19 @@
 
 The player only *replays* ``run.history``; it never re-runs the algorithm. Its parts:
 
-* controls (this module): Reset, Back, Step, End buttons, a Play widget (its front-end timer plays,
-  no Python threads) with a speed slider, and a slider over k = 0..K. The slider value *is* the
-  step; rendering happens in its observer, which never writes back to a control. On every run
-  change the slider is replaced by a new one whose range is the new run's, so no front end keeps
-  the old range (the End key once went to the previous run's last step).
-* keyboard (`perceptron_lib.keys`): with the player focused, left/right step, Home/End go to the
-  ends, space plays and pauses; the Play buttons get labels; the picture gets its alt text.
-* the picture (`perceptron_lib.render.Scene`): one scene per run, built from copies of the
-  panels; the scenes of the last `REMEMBER` runs are kept, so switching back costs nothing and no
-  panel state is ever swapped.
+* controls (this module): Reset, Back, Step, End buttons, a Play toggle with a speed choice, and a
+  box for k = 0..K. Its value *is* the step; rendering happens in its observer, which
+  never writes back to a control. Playing is timed by the kernel's own event loop (``call_later``;
+  no Python threads, no front-end timer), one message per frame. On every run change the slider is
+  replaced by a new one whose range is the new run's, so no front end keeps the old range.
+* keyboard: with the pointer on the picture, left/right step, Home/End go to the ends, space plays
+  and pauses (``ipyevents`` key events on the picture; `on_key` lets an editor take keys first).
+  From the keyboard alone, Tab reaches the k box (↑ ↓, or type a step) and every button. No
+  hand-written JavaScript: the picture's alt sentence is its ``tooltip`` (the ``title``).
+* the picture (`perceptron_lib.render.Scene`): one scene, built once from copies of the panels;
+  a new run (a run switch, an edit of the data) is drawn on the same figure (`Scene.rebind`).
+* geometry for an editor: `to_data` and `to_pixels` map the picture's pixels to the main panel's
+  data and back, `set_marks` shows a cursor and a selected point.
 * the words: ``readout(run, X, y, k) -> lines`` (default `perceptron_lib.readout.state_lines`);
   its first line is the headline. ``alt(run, X, y, k) -> sentence`` is the picture's alt text.
 * export (`perceptron_lib.recording`), the contract with the exports (``tools/``): every displayed
@@ -44,22 +47,27 @@ a shallow copy of each panel per scene, so a panel may keep what it drew on ``se
 
 from __future__ import annotations
 
+import asyncio
 import math
 import numbers
 import operator
 
 import ipywidgets as widgets
 import numpy as np
+from ipyevents import Event
 
-from . import keys as _keys
 from . import style as _style
 from ._validation import check_X_y
 from .panels.data import DataPanel
-from .readout import alt_text, plural, state_lines
+from .picture import Picture, picture_layout
+from .readout import alt_text, plural, readout_html, state_lines
 from .recording import NO_KERNEL_SUMMARY, AnimationHTML, Shown, fold, recording_page
 from .render import Scene, css_size, small_png
 
-__all__ = ["StepThrough", "SPEEDS"]
+__all__ = ["StepThrough", "SPEEDS", "KEY_HELP"]
+
+KEY_HELP = ("Keys, with the pointer on the picture: ← → step, Home / End go to the ends, space plays and pauses. "
+            "Keyboard only: Tab to the buttons, or to 'update k' and use ↑ ↓ or type a step.")
 
 #: Speed choices of the player: (label, interval between steps in ms).
 SPEEDS = (("0.5/s", 2000), ("1/s", 1000), ("2/s", 500), ("4/s", 250), ("10/s", 100), ("20/s", 50))
@@ -86,8 +94,6 @@ class StepThrough(Shown):
         ``readout(run, X, y, k) -> list of str`` and ``alt(run, X, y, k) -> str``.
     """
 
-    REMEMBER = 6
-
     def __init__(self, run, X, y, *, panels=(), title=None, interval_ms=500, style=None, data_panel=None, dpi=None,
                  readout=state_lines, alt=alt_text):
         self._style = _style.get(style)
@@ -98,41 +104,57 @@ class StepThrough(Shown):
         if not self._panel_specs:
             raise ValueError("StepThrough needs at least one panel; got data_panel=False and no panels.")
         self._readout_fn, self._alt_fn = readout, alt
+        self._notes = []
+        self._hint = ""
         self._quiet = False
         self._png = b""
         self._scene = None
-        self._scenes = []  # scenes of runs shown, the one on show last
-        self._image = widgets.Image(format="png")
+        self._key_handlers = []
+        self._timer = None
+        self._interval = int(interval_ms)
+        self._image = Picture()
         self._readout = widgets.HTML()
         self._readout.add_class("perceptron-readout")
-        self._keys = widgets.HTML()
-        self._play = widgets.Play(value=0, min=0, max=0, step=1, interval=int(interval_ms), show_repeat=False,
-                                  tooltip="play / pause / stop (stop goes back to the start)")
-        self._slider = self._link = None
+        self._help = widgets.HTML(f'<span class="perceptron-keyhelp" style="font-size:0.85em;color:#444">'
+                                  f"{KEY_HELP}</span>")
+        self._slider = None
         self._reset_btn, self._back_btn, self._step_btn, self._end_btn = (
             widgets.Button(description=d, icon=i, tooltip=t, layout=widgets.Layout(width="auto"))
             for d, i, t in (("Reset", "fast-backward", "back to the start (Home)"),
                             ("Back", "step-backward", "one update back (←)"),
                             ("Step", "step-forward", "one update forward (→)"),
                             ("End", "fast-forward", "to the last update (End)")))
-        self._speed = widgets.SelectionSlider(options=self._speed_options(int(interval_ms)), value=int(interval_ms),
-                                              description="speed", continuous_update=True,
-                                              layout=widgets.Layout(width="220px"))
+        self._play_btn = widgets.ToggleButton(value=False, description="Play", icon="play",
+                                              tooltip="play / pause (space)", layout=widgets.Layout(width="auto"))
+        # a labelled <select> and a labelled number box below: ipywidgets' sliders give their handle no
+        # accessible name, and a player must have none without one
+        self._speed = widgets.Dropdown(options=self._speed_options(int(interval_ms)), value=int(interval_ms),
+                                       description="speed", layout=widgets.Layout(width="170px"),
+                                       style={"description_width": "initial"})
         self._reset_btn.on_click(lambda _b: self.reset())
         self._back_btn.on_click(lambda _b: self.prev())
         self._step_btn.on_click(lambda _b: self.next())
         self._end_btn.on_click(lambda _b: self.seek(self.K))
         self._speed.observe(self._on_speed, names="value")
-        self._play.observe(self._on_playing, names="playing")
-        self._buttons = widgets.HBox([self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._play,
+        self._play_btn.observe(self._on_playing, names="value")
+        self._buttons = widgets.HBox([self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._play_btn,
                                       self._speed], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         # the readout beside the picture (below it on a narrow screen), the key help under the readout
-        self._words = widgets.VBox([self._readout, self._keys],
+        self._words = widgets.VBox([self._readout, self._help],
                                    layout=widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px"))
         self._body = widgets.HBox([self._image, self._words],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.widget = widgets.VBox([self._buttons, widgets.Label(), self._body])
+        # the k slider is replaced at each run; it sits in a box of its own so that only its view is made
+        # again (a new children tuple for the whole player would rebuild the picture's view too, and the
+        # picture's key listener would be lost while the pointer is on it)
+        self._slider_box = widgets.Box(layout=widgets.Layout(width="100%"))
+        self._slider_box.add_class("perceptron-k")
+        self.widget = widgets.VBox([self._buttons, self._slider_box, self._body])
         self.widget.add_class("perceptron-stepthrough")
+        # keys while the pointer is on the picture (ipyevents); every key there is the player's, so none
+        # reaches the notebook's own shortcuts
+        self._key_events = Event(source=self._image, watched_events=["keydown"], ignore_modifier_key_events=True)
+        self._key_events.on_dom_event(self._on_key)
         self.set_run(run, X, y)
 
     # ------------------------------------------------------------------ display
@@ -140,11 +162,12 @@ class StepThrough(Shown):
         return f"<StepThrough: {self._run.method} run, {plural(self.K, 'update')}>"
 
     def close(self):
-        """Close the widgets (the figures go with the player)."""
-        self._scenes.clear()
-        self._link.unlink()
-        for w in (self._image, self._readout, self._keys, self._play, self._slider, self._reset_btn, self._back_btn,
-                  self._step_btn, self._end_btn, self._speed, self._buttons, self._words, self._body, self.widget):
+        """Close the widgets (the figure goes with the player)."""
+        self.pause()
+        self._scene = None
+        for w in (self._key_events, self._image, self._readout, self._help, self._play_btn, self._slider,
+                  self._slider_box, self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._speed,
+                  self._buttons, self._words, self._body, self.widget):
             w.close()
 
     def snapshot(self):
@@ -165,11 +188,14 @@ class StepThrough(Shown):
     def run(self, run):
         self.set_run(run)
 
+    dpi = property(lambda self: self._dpi, doc="Pixels per inch of the frames (the picture's own pixels).")
     X = property(lambda self: self._X)
     y = property(lambda self: self._y)
     style = property(lambda self: self._style)
     figure = property(lambda self: self._scene.fig)
     slider = property(lambda self: self._slider, doc="The k slider of the run on show (replaced at each run change).")
+    picture = property(lambda self: self._image, doc="The picture (an ipywidgets Image), for an editor's events.")
+    notes = property(lambda self: list(self._notes), doc="Lines shown under the readout (`set_run(notes=...)`).")
 
     @property
     def K(self) -> int:
@@ -187,11 +213,11 @@ class StepThrough(Shown):
 
     @property
     def playing(self) -> bool:
-        return bool(self._play.playing)
+        return bool(self._play_btn.value)
 
     @property
     def interval_ms(self) -> int:
-        return int(self._play.interval)
+        return self._interval
 
     @property
     def panels(self) -> list:
@@ -225,23 +251,23 @@ class StepThrough(Shown):
         return self.seek(0)
 
     def play(self):
-        self._play.playing = True
+        self._play_btn.value = True
 
     def pause(self):
-        self._play.playing = False
+        self._play_btn.value = False
 
     def toggle(self):
-        self._play.playing = not self._play.playing
+        self._play_btn.value = not self._play_btn.value
 
     def tick(self) -> bool:
-        """Do what the front end's Play timer does once: step if playing; past the end, pause."""
-        if not self._play.playing:
+        """One step of playing: step if playing; past the end, pause. The kernel's timer calls it."""
+        if not self.playing:
             return False
-        nxt = self.k + int(self._play.step)
-        if nxt <= self.K:
-            self._play.value = nxt
-            return True
-        self._play.playing = False
+        if self.k < self.K:
+            self.seek(self.k + 1)
+            if self.k < self.K:
+                return True
+        self.pause()
         return False
 
     def set_speed(self, interval_ms) -> None:
@@ -261,71 +287,149 @@ class StepThrough(Shown):
         return tuple((opts[v], v) for v in sorted(opts, reverse=True))
 
     def _on_speed(self, change):
-        self._play.interval = int(change["new"])
+        self._interval = int(change["new"])
 
     def _on_k(self, change):
         if not self._quiet:
             self._render(int(change["new"]))
 
     def _on_playing(self, change):
-        if change["new"] and self.K > 0 and self.k >= self.K:
-            self.seek(0)  # like the front end: play at the end starts over
+        self._play_btn.description, self._play_btn.icon = ("Pause", "pause") if change["new"] else ("Play", "play")
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if change["new"]:
+            if self.K > 0 and self.k >= self.K:
+                self.seek(0)  # play at the end starts over
+            self._schedule()
+
+    def _schedule(self):
+        """Ask the kernel's event loop for the next frame (nothing without a running loop: tests call `tick`)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timer = loop.call_later(self._interval / 1000, self._on_timer)
+
+    def _on_timer(self):
+        self._timer = None
+        if self.tick():
+            self._schedule()
+
+    # ------------------------------------------------------------------ keys
+    def on_key(self, handler) -> None:
+        """Let ``handler(event) -> bool`` see each key on the picture first; True means it used the key."""
+        self._key_handlers.append(handler)
+
+    def _on_key(self, event):
+        if event.get("type") != "keydown" or event.get("ctrlKey") or event.get("metaKey") or event.get("altKey"):
+            return
+        for handler in self._key_handlers:
+            if handler(event):
+                return
+        key = event.get("key")
+        if key == "ArrowRight":
+            self.next()
+        elif key == "ArrowLeft":
+            self.prev()
+        elif key == "Home":
+            self.reset()
+        elif key == "End":
+            self.seek(self.K)
+        elif key == " ":
+            self.toggle()
 
     def _new_slider(self, K):
-        """A fresh k slider over 0..K, linked to the Play widget (the old one is closed)."""
-        if self._link is not None:
-            self._link.unlink()
+        """A fresh box for k over 0..K (the old one is closed): a labelled number input, so Tab then
+        the arrow keys (or typing a number) step from the keyboard alone."""
+        if self._slider is not None:
             self._slider.close()
-        self._play.value = 0
-        self._play.max = K
-        self._slider = widgets.IntSlider(value=0, min=0, max=K, step=1, description="update k", continuous_update=True,
-                                         layout=widgets.Layout(width="100%", max_width="640px"))
+        self._slider = widgets.BoundedIntText(value=0, min=0, max=K, step=1, description=f"update k (of {K})",
+                                              continuous_update=True, style={"description_width": "initial"},
+                                              layout=widgets.Layout(width="auto"))
         self._slider.observe(self._on_k, names="value")
-        self._link = widgets.link((self._play, "value"), (self._slider, "value"))
-        self.widget.children = (self._buttons, self._slider, self._body)
+        self._slider_box.children = (self._slider,)
+
+    # ------------------------------------------------------------------ geometry (for an editor)
+    def to_data(self, px, py):
+        """The main panel's data coordinates of pixel (px, py) of the picture (its own pixels, origin top
+        left, whatever size it is shown at), or None outside the main panel's axes."""
+        return self._scene.to_data(px, py)
+
+    def to_pixels(self, P) -> np.ndarray:
+        """Pixels of the picture (origin top left) where the points P (n, 2) of the main panel are drawn."""
+        return self._scene.to_pixels(P)
+
+    def set_marks(self, *, cursor=None, selected=None, render=True) -> None:
+        """Show a cursor (a plus) and a selected point (a square) on the main panel; None hides each.
+        ``render=False`` leaves the picture to the next step or `set_run`."""
+        main = self._scene.panels[0]
+        if not hasattr(main, "set_marks"):
+            raise TypeError(f"the main panel ({type(main).__name__}) cannot show marks; use a DataPanel.")
+        main.set_marks(cursor=cursor, selected=selected)
+        if render:
+            self._render(self.k)
+
+    def set_hint(self, text: str) -> None:
+        """A sentence added to the picture's alt text and tooltip (an editor: "Click to add a point.")."""
+        self._hint = f" {text}" if text else ""
+        self._image.tooltip = self.alt + self._hint
 
     # ------------------------------------------------------------------ runs
-    def set_run(self, run, X=None, y=None) -> None:
-        """Show another run (of the same or new data): pauses, shows its scene at k = 0.
+    @property
+    def view(self):
+        """(xlim, ylim) of the main panel: what `set_run(view=...)` takes back."""
+        return self._scene.view()
 
-        X, y default to the data on show. Raises, before changing anything, if the run does not fit
-        the data or a panel.
+    def set_run(self, run, X=None, y=None, *, at=0, notes=None, view=None) -> None:
+        """Show another run (of the same or new data): pauses and shows step `at` of it.
+
+        X, y default to the data on show. ``at`` is a step number (clamped to 0..K) or "end".
+        ``notes`` (lines) replace the lines shown under the readout; None keeps them. ``view``: None fits
+        the main panel's view to the data, "keep" keeps it (an edit of the points), ``(xlim, ylim)``
+        sets it. The new run is drawn on the figure
+        on show (`Scene.rebind`). Raises, before changing anything, if the run does not fit the data.
         """
         X = self._X if X is None else X
         y = self._y if y is None else y
-        X, y = check_X_y(X, y)
         hw = getattr(getattr(run, "history", None), "w", None)
         if hw is None:
             raise TypeError(f"run must be a Run from fit_perceptron/fit_minibatch/fit_batch; got {type(run).__name__}.")
+        if getattr(run, "n_samples", None) == 0 and np.shape(X)[0] == 0:  # an empty data set (the editor's)
+            X, y = np.empty((0, hw.shape[1])), np.empty(0)
+        else:
+            X, y = check_X_y(X, y)
         if hw.shape[1] != X.shape[1]:
             raise ValueError(f"the run's w has length {hw.shape[1]} but X has {X.shape[1]} features.")
         if getattr(run, "n_samples", 0) and run.n_samples != len(X):
             raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(X)} rows.")
-        scene = next((s for s in self._scenes if s.shows(run, X, y)), None)
-        if scene is None:
-            scene = Scene(self._panel_specs, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
-        else:
-            self._scenes.remove(scene)
-        self._scenes.append(scene)
-        del self._scenes[:-self.REMEMBER]
-        self._play.playing = False
-        self._run, self._X, self._y, self._scene = run, X, y, scene
-        w, h = css_size(scene.fig, self._style)
-        self._image.layout = _keys.picture_layout(w, h)
+        if not (at == "end" or isinstance(at, numbers.Integral)):
+            raise TypeError(f"at must be a step number or 'end'; got {at!r}.")
+        self.pause()
+        if self._scene is None:
+            self._scene = Scene(self._panel_specs, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
+            self._image.layout = picture_layout(*css_size(self._scene.fig, self._style))
+        elif not self._scene.shows(run, X, y):
+            self._scene.rebind(run, X, y, view=view)
+        self._run, self._X, self._y = run, X, y
+        if notes is not None:
+            self._notes = [str(line) for line in notes]
         self._quiet = True
         try:
             self._new_slider(self.K)
+            k = self.K if at == "end" else min(max(int(at), 0), self.K)
+            self._slider.value = k
         finally:
             self._quiet = False
-        self._render(0)
+        self._render(k)
 
     def _render(self, k, full=False):
         k = min(max(int(k), 0), self.K)
         self._scene.draw(k, full=full)
         self._png = self._scene.png()
         self._image.value = self._png
-        self._readout.value = _keys.readout_html(self.lines(k))
-        self._keys.value = _keys.hook_html(self.alt)
+        self._readout.value = readout_html(self.lines(k) + self._notes)
+        self._image.tooltip = self._alt_fn(self._run, self._X, self._y, k) + self._hint
         self._back_btn.disabled = self._reset_btn.disabled = k == 0
         self._step_btn.disabled = self._end_btn.disabled = k >= self.K
 
@@ -344,7 +448,7 @@ class StepThrough(Shown):
 
     @property
     def alt(self) -> str:
-        """The picture's alt text at the current step (one sentence)."""
+        """The picture's alt text at the current step (one sentence); the picture's tooltip too."""
         return self._alt_fn(self._run, self._X, self._y, self.k)
 
     # ------------------------------------------------------------------ recording

@@ -14,7 +14,7 @@ import numpy as np
 
 from .perceptron import is_mistake, scores
 
-__all__ = ["state_lines", "end_text", "alt_text", "TESTS"]
+__all__ = ["state_lines", "end_text", "alt_text", "readout_html", "TESTS"]
 
 #: The mistake test of each update rule, in words.
 TESTS = {
@@ -66,6 +66,8 @@ def state_lines(run, X, y, k) -> list:
     k = min(max(int(k), 0), K)
     st = h[k]
     n = len(y)
+    if n == 0:
+        return ["No points: nothing for the perceptron to look at yet.", f"w = {vec(st.w)}, b = {num(st.b)}."]
     wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
     test = TESTS.get(run.update_on, "the update test")
     # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
@@ -120,10 +122,24 @@ def alt_text(run, X, y, k) -> str:
     k = min(max(int(k), 0), K)
     st = h[k]
     wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
+    if len(y) == 0:
+        return "An empty plane: no data points yet."
     where = "at the start" if k == 0 else f"after update {k} of {K}"
     line = "no boundary yet (w = 0)" if not np.any(st.w) else f"the boundary of w = {vec(st.w)}, b = {num(st.b)}"
     return (f"The {len(y)} data points, + and − classes, with {line} {where}; "
             f"{plural(wrong, 'point')} crossed as mistakes.")
+
+
+def readout_html(lines) -> str:
+    """The readout: the first line bold (the headline), the others in tabular figures; a polite live region,
+    so a screen reader reads the new state after a step."""
+    import html as _html
+
+    lines = list(lines)
+    head, rest = (lines[0], lines[1:]) if lines else ("", [])
+    body = "<br>".join(_html.escape(s) for s in rest)
+    return (f'<div aria-live="polite" style="font-size:1.05em;line-height:1.45"><b>{_html.escape(head)}</b><br>'
+            f'<span style="font-variant-numeric:tabular-nums">{body}</span></div>')
 
 
 def text_html(text: str) -> str:

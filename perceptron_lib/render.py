@@ -117,10 +117,7 @@ class Scene:
                 proj = getattr(p, "projection", None)
                 ax = self.fig.add_subplot(1, n, j + 1, **({"projection": proj} if proj else {}))
                 _style.style_axes(ax, s, grid=proj is None)
-                for a in p.draw(ax, run, X, y) or []:
-                    a.set_animated(True)
-                    if a not in self.animated:
-                        self.animated.append(a)
+                self._animate(p.draw(ax, run, X, y))
                 self.axes.append(ax)
             if title:
                 self.fig.suptitle(title, fontsize=s.title_size)
@@ -137,6 +134,35 @@ class Scene:
         # that draw skipped the animated artists: it is the background of state K
         self.bg = self._grab()
         self.limits = limits(self.axes)
+        self.k = None
+
+    def _animate(self, artists):
+        for a in artists or []:
+            a.set_animated(True)
+            if a not in self.animated:
+                self.animated.append(a)
+
+    def rebind(self, run, X, y, *, view=None) -> None:
+        """Show another run, on the same or other data, on this scene's figure and axes.
+
+        The figure, its canvas and its frozen layout are kept. A panel with ``rebind(run, X, y, view=)``
+        moves the artists it has (the data panel: the points are moving artists, so an edit that keeps
+        the view, ``view="keep"``, costs a blit; ``(xlim, ylim)`` sets the view, None fits it); any
+        other panel is cleared and drawn again on its axes. The next `draw` makes a full draw when a
+        panel was drawn again or a limit changed.
+        """
+        s = self.style
+        self.run, self.X, self.y = run, X, y
+        self.animated = []
+        with mpl.rc_context(s.rc()), _style.context(s):
+            for p, ax in zip(self.panels, self.axes, strict=True):
+                if hasattr(p, "rebind"):
+                    self._animate(p.rebind(run, X, y, view=view))
+                    continue
+                ax.cla()
+                _style.style_axes(ax, s, grid=getattr(p, "projection", None) is None)
+                self._animate(p.draw(ax, run, X, y))
+                p.redraw = True
         self.k = None
 
     def shows(self, run, X, y) -> bool:
@@ -172,7 +198,8 @@ class Scene:
         """Move every panel's artists to step k; True if a full redraw is needed."""
         full = False
         for p in self.panels:
-            for a in p.update(k) or []:
+            moved = p.update(k) or []
+            for a in moved:
                 if a not in self.animated:
                     a.set_animated(True)
                     self.animated.append(a)
@@ -190,6 +217,26 @@ class Scene:
             np.asarray(self.canvas.buffer_rgba())[...] = self.bg
             self._draw_animated()
         self.k = k
+
+    def to_data(self, px, py, *, panel=0):
+        """Data coordinates of the pixel (px, py) of the picture (origin top left, the canvas's own pixels)
+        in panel `panel`'s axes, or None when the pixel is outside those axes."""
+        ax = self.axes[panel]
+        disp = (float(px), self.fig.bbox.height - float(py))
+        if not ax.bbox.contains(*disp):
+            return None
+        return ax.transData.inverted().transform(disp)
+
+    def view(self, *, panel=0):
+        """(xlim, ylim) of panel `panel`'s axes."""
+        ax = self.axes[panel]
+        return tuple(map(float, ax.get_xlim())), tuple(map(float, ax.get_ylim()))
+
+    def to_pixels(self, P, *, panel=0) -> np.ndarray:
+        """Pixels (origin top left) of the points P (n, 2) drawn in panel `panel`'s axes."""
+        d = self.axes[panel].transData.transform(np.asarray(P, dtype=float).reshape(-1, 2))
+        d[:, 1] = self.fig.bbox.height - d[:, 1]
+        return d
 
     def rgba(self) -> np.ndarray:
         return np.asarray(self.canvas.buffer_rgba())

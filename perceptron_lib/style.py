@@ -54,6 +54,7 @@ __all__ = [
     "MISTAKE_COLOR",
     "CURVE_COLOR",
     "CURSOR_COLOR",
+    "CURSOR_MARK_COLOR",
     "PLANE_COLOR",
     "CMAP",
     "Style",
@@ -98,6 +99,7 @@ RING_COLOR = OKABE_ITO["black"]  #: ring around the current example
 MISTAKE_COLOR = OKABE_ITO["black"]  #: cross over misclassified points
 CURVE_COLOR = OKABE_ITO["black"]  #: loss curves
 CURSOR_COLOR = OKABE_ITO["orange"]  #: cursor at the current step
+CURSOR_MARK_COLOR = OKABE_ITO["black"]  #: the point editor's keyboard cursor (a plus) and selection (a square)
 PLANE_COLOR = OKABE_ITO["bluish_green"]  #: separating plane in 3-D
 CMAP = "viridis"  #: colour map for contours and surfaces (perceptually uniform, colour-blind safe)
 

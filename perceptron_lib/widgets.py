@@ -4,7 +4,7 @@
 * `perceptron_lib.switch`: `RunSwitch`, `with_controls`;
 * `perceptron_lib.live`: `LiveFigure`;
 * `perceptron_lib.render`: the figure, blitting and PNG encoding shared by both;
-* `perceptron_lib.readout`, `perceptron_lib.keys`: the words, the keyboard and alt text;
+* `perceptron_lib.readout`: the words and the alt text;
 * `perceptron_lib.recording`: the display bundle and the self-contained recording;
 * `perceptron_lib.panels.data`, `perceptron_lib.panels.curves`: `DataPanel`, `LossPanel`, `LiftedPanel`.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Verdict", "verdict", "attempted", "graded"]
+__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of"]
 
 
 @dataclass(frozen=True)
@@ -77,3 +77,23 @@ def graded(exercise: str, *, hint: str = ""):
         return check
 
     return wrap
+
+
+def points_of(answer, *, max_points=None):
+    """The points of an answer: a `PointEditor` (its points now) or a pair (X, y); as checked arrays.
+
+    X must be n points in the plane, y their labels in {-1, +1}; raises ValueError with a message
+    for a student otherwise (a `graded` check turns it into its hint).
+    """
+    from .._validation import check_X_y
+
+    if hasattr(answer, "points") and not isinstance(answer, tuple):
+        X, y = answer.points
+    else:
+        X, y = answer
+    X, y = check_X_y(X, y)
+    if X.shape[1] != 2:
+        raise ValueError(f"the points must be in the plane (two coordinates each); got {X.shape[1]}.")
+    if max_points is not None and len(y) > max_points:
+        raise ValueError(f"this exercise allows at most {max_points} points; you have {len(y)}.")
+    return X, y

@@ -15,9 +15,9 @@ import numpy as np
 from .. import margins
 from .._validation import check_X_y
 from ..perceptron import fit_perceptron, is_mistake
-from . import Verdict, attempted, graded, verdict
+from . import Verdict, attempted, graded, points_of, verdict
 
-__all__ = ["check_never_stops", "check_next_update", "check_quiet_start"]
+__all__ = ["check_never_stops", "check_next_update", "check_quiet_start", "check_many_updates"]
 
 
 def _fmt(v) -> str:
@@ -130,3 +130,19 @@ def check_quiet_start(answer, X, y):
     return ok, (f"Every example has y(<w0,x>+b0) > 0 (the smallest is {m:.4g}), so the first epoch makes no "
                 "update and the perceptron stops where it started: every separator is a fixed point, and "
                 "the answer depends on where you start.")
+
+
+@graded("3.4", hint="Place at most 12 points that a line separates, but with a thin gap between the classes "
+                    "and long points far from the origin: every point near the gap is a chance for a mistake.")
+def check_many_updates(answer, *, at_least=10, most_points=12):
+    """Exercise 3.4: at most 12 points (the editor, or (X, y)) on which the perceptron with offset, from
+    w = 0, b = 0 in cyclic order, converges after at least 10 updates."""
+    X, y = points_of(answer, max_points=most_points)
+    run = fit_perceptron(X, y, max_epochs=1000)
+    if not run.converged:
+        return False, "", (f"the run did not converge ({'a cycle' if run.cycle else 'stopped after 1000 epochs'}): "
+                           "a line must separate your points. Move a point back across.")
+    if run.mistakes < at_least:
+        return False, "", (f"the perceptron converged after {run.mistakes} updates; you need {at_least}. Bring the "
+                           "two classes closer together, or put the points far from the origin.")
+    return True, f"{len(y)} points, {run.mistakes} updates before it converged."

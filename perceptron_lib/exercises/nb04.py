@@ -11,9 +11,9 @@ import numbers
 
 import numpy as np
 
-from . import Verdict, attempted, verdict
+from . import Verdict, attempted, graded, points_of, verdict
 
-__all__ = ["check_bound", "check_tight", "tight_ratio"]
+__all__ = ["check_bound", "check_tight", "tight_ratio", "check_half_bound"]
 
 # Longest run a check will make for a student's data (the bound can be huge for a tiny margin).
 _MAX_UPDATES = 20_000
@@ -146,3 +146,30 @@ def check_tight(answer=...) -> Verdict:
         return verdict(ex, answer, True, praise=said + " Half or more: correct. Can you reach ratio 1? Then the "
                                                        "bound is tight.")
     return Verdict(ex, "wrong", f"not quite. {said} You need at least 0.50. Hint: {hint}")
+
+
+@graded("4.3", hint="Four points, at about the same distance R from the origin, that a line through the origin "
+                    "separates with a small margin gamma: then (R/gamma)^2 is large and every point is a mistake "
+                    "at least once.")
+def check_half_bound(answer, *, points=4, fraction=0.5):
+    """Exercise 4.3: four points (the editor, or (X, y)) that a line through the origin separates, on which
+    the perceptron without offset, from w = 0 in cyclic order, makes at least half the bound (R/gamma)^2."""
+    from ..bounds import mistake_bound
+    from ..margins import is_separable
+    from ..training import fit_perceptron
+
+    X, y = points_of(answer, max_points=points)
+    if len(y) != points:
+        return False, "", f"place exactly {points} points; you have {len(y)}."
+    if not is_separable(X, y, fit_bias=False):
+        return False, "", "no line through the origin separates your points, so there is no bound: move one across."
+    bound = mistake_bound(X, y).bound
+    if bound < 4:
+        return False, "", (f"the bound (R/gamma)^2 is only {bound:.2f}: make it at least 4 with a thinner margin, "
+                           "so that half of it means at least two mistakes.")
+    run = fit_perceptron(X, y, fit_bias=False, max_epochs=_MAX_UPDATES)
+    ratio = run.mistakes / bound
+    if ratio < fraction:
+        return False, "", (f"{run.mistakes} mistakes against the bound {bound:.2f}: {ratio:.2f} of it, and you need "
+                           f"{fraction}. Shrink the margin: bring the two classes closer to the separating line.")
+    return True, f"{run.mistakes} mistakes against the bound {bound:.2f}: {ratio:.2f} of it, and never above it."

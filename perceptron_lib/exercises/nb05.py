@@ -14,9 +14,9 @@ import numpy as np
 
 from .. import data, kernels, margins
 from ..perceptron import fit_perceptron
-from . import Verdict, attempted, graded, verdict
+from . import Verdict, attempted, graded, points_of, verdict
 
-__all__ = ["EXERCISE_1", "RING", "ring", "psi", "check_circle", "check_lift", "check_kernel"]
+__all__ = ["EXERCISE_1", "RING", "ring", "psi", "check_circle", "check_lift", "check_kernel", "check_circle_needed"]
 
 #: Exercise 1: the learned plane (w, b) over the lift (x1, x2, x1^2 + x2^2).
 EXERCISE_1 = {"w": (2.0, -4.0, -1.0), "b": 5.0}
@@ -207,3 +207,25 @@ def check_kernel(kernel_fn=...) -> Verdict:
     return verdict(ex, kernel_fn, False, hint=f"for p = {np.round(P[worst], 3).tolist()}, "
                    f"q = {np.round(Q[worst], 3).tolist()} your kernel gives {got[worst]:.4f} but "
                    f"<psi(p), psi(q)> = {want[worst]:.4f}. " + hint)
+
+
+@graded("5.4", hint="Put points of one class near the origin and points of the other class around them on all "
+                    "sides: no line separates a disc from the ring around it, and the lift z = x1^2 + x2^2 does.")
+def check_circle_needed(answer, *, at_least=6):
+    """Exercise 5.4: at least 6 points (the editor, or (X, y)) that no line separates, but that the lift
+    (x1, x2, x1^2 + x2^2) makes separable, and on whose lift the perceptron converges."""
+    from ..training import fit_perceptron
+
+    X, y = points_of(answer)
+    if len(y) < at_least:
+        return False, "", f"place at least {at_least} points; you have {len(y)}."
+    if margins.is_separable(X, y):
+        return False, "", "a line separates these points already: the lift is not needed. Surround one class."
+    Z = kernels.lift(X)
+    if not margins.is_separable(Z, y):
+        return False, "", "even the lift does not separate them: no circle has one class inside and the other outside."
+    run = fit_perceptron(Z, y, max_epochs=5000)
+    if not run.converged:
+        return False, "", "the lift separates them, but by so thin a margin that 5000 epochs were not enough."
+    return True, f"No line separates your {len(y)} points; on their lift the perceptron converged after " \
+                 f"{run.mistakes} updates."

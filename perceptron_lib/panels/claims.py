@@ -80,9 +80,27 @@ class ClaimsPanel:
             return max(float(K), bound)
         return float(max(K, 1))
 
+    def _no_margin(self, ax, s, why):
+        """The panel when the data have no separator (a student's points): it says so, and draws nothing else."""
+        self.trace, self.curves, self.K, self.ax = None, [], 0, ax
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.text(0.5, 0.5, f"No margin: {why}\nThe two claims need a separator with γ > 0.", transform=ax.transAxes,
+                ha="center", va="center", wrap=True, fontsize=s.legend_size, color="#333333")
+        ax.title.set_text("Claims 1 and 2: no separator")
+        return []
+
     def draw(self, ax, run, X, y):
         s = _style.current()
-        tr = self.trace = _proof.trace(run, X, y, u=self.u, b=self.b)
+        y_ = np.asarray(y)
+        if len(y_) == 0 or np.all(y_ > 0) or np.all(y_ <= 0):
+            return self._no_margin(ax, s, "no points of one class." if len(y_) else "no points.")
+        try:
+            tr = self.trace = _proof.trace(run, X, y, u=self.u, b=self.b)
+        except ValueError:  # the data are not separable (by a line through 0 for a homogeneous run)
+            if self.u is not None:
+                raise
+            return self._no_margin(ax, s, "no line separates these points.")
         K, eta, gamma, R = tr.mistakes, tr.eta, tr.gamma, tr.R
         xmax = self.xmax = self._xmax(K, tr.bound)
         grid = np.linspace(0.0, xmax, 400)
@@ -139,6 +157,8 @@ class ClaimsPanel:
 
     @property
     def moving(self) -> list:
+        if self.trace is None:
+            return []
         arts = [self.cursor] + [a for line, dot, _ in self.curves for a in (line, dot)]
         return arts if self.fixed_title is not None else arts + [self.ax.title]
 
@@ -147,6 +167,8 @@ class ClaimsPanel:
         return f"t = {k} mistake{'' if k == 1 else 's'},{self.caption_sep}bound (R/γ)² = {_num(self.trace.bound)}"
 
     def update(self, k):
+        if self.trace is None:
+            return []
         k = int(min(max(int(k), 0), self.K))
         self.cursor.set_xdata([k, k])
         for line, dot, values in self.curves:

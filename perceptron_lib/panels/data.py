@@ -93,32 +93,43 @@ class DataPanel:
             return w[1:3], float(w[0] + b)
         return w, float(b)
 
-    def draw(self, ax, run, X, y):
-        self.run, self.X, self.y = run, X, y
-        self.mode = self.mode_arg or self.detect_mode(X)
-        P = X[:, 1:3] if self.mode == "augmented" else X[:, :2]
-        self.P = P
-        s = _style.current()
-        self.caption_sep = " " if s.title_size <= 16 else "\n"  # big lecture titles: two short lines
-        h = run.history
-        # view: the data with padding, the origin too for a homogeneous run (its boundary passes through 0)
-        lo, hi = P.min(axis=0), P.max(axis=0)
-        if not run.fit_bias and self.mode == "plain" and h.b[0] == 0:
+    def _view(self, run, P):
+        """(xlim, ylim) that show the points P with padding, and the origin for a homogeneous run."""
+        if len(P) == 0:
+            lo, hi = np.full(2, -1.0), np.full(2, 1.0)
+        else:
+            lo, hi = P.min(axis=0), P.max(axis=0)
+        if not run.fit_bias and self.mode == "plain" and run.history.b[0] == 0:
             lo, hi = np.minimum(lo, 0), np.maximum(hi, 0)
         span = np.where(hi > lo, hi - lo, 1.0)
         span = np.maximum(span, 0.25 * span.max())
         mid = (lo + hi) / 2
         half = span * (0.5 + self.pad)
-        ax.set_xlim(mid[0] - half[0], mid[0] + half[0])
-        ax.set_ylim(mid[1] - half[1], mid[1] + half[1])
+        return (mid[0] - half[0], mid[0] + half[0]), (mid[1] - half[1], mid[1] + half[1])
+
+    def _bind(self, run, X, y):
+        self.run, self.X, self.y = run, X, y
+        self.P = X[:, 1:3] if self.mode == "augmented" else X[:, :2]
+
+    def draw(self, ax, run, X, y):
+        self.mode = self.mode_arg or self.detect_mode(X)
+        self._bind(run, X, y)
+        P = self.P
+        s = _style.current()
+        self.caption_sep = " " if s.title_size <= 16 else "\n"  # big lecture titles: two short lines
+        h = run.history
+        xlim, ylim = self._view(run, P)
+        ax.set_xlim(*xlim)
+        ax.set_ylim(*ylim)
         ax.set_aspect("equal", adjustable="box")
         ax.set_xlabel("x₁")
         ax.set_ylabel("x₂")
         for v, line in ((0, ax.axhline), (0, ax.axvline)):
             line(v, color="#BBBBBB", linewidth=s.thin_width * 0.7, zorder=1)
-        pts = _plot.draw_points(ax, P, y, legend=False)
+        # The points move with the data (an edit by the student), so they are drawn with the moving artists.
+        pts = self.points = _plot.draw_points(ax, P, y, legend=False)
         arrows = self.show_arrows and self.mode != "lifted"
-        self.room = 0.4 * float(min(2 * half[0], 2 * half[1]))  # longest arrow, in data units
+        self.room = 0.4 * float(min(xlim[1] - xlim[0], ylim[1] - ylim[0]))  # longest arrow, in data units
         w0, b0 = self._plane(h.w[0], h.b[0])
         self.prev_line = _plot.draw_boundary(ax, w0, b0, color=_style.PREV_BOUNDARY_COLOR,
                                              linewidth=s.thin_width, linestyle=(0, (4, 3)), zorder=2.5)
@@ -129,14 +140,21 @@ class DataPanel:
         self.update_arrow = _plot.draw_update_arrow(ax, (0, 0), (0, 0))
         self.mistakes = _plot.mark_mistakes(ax, P, np.zeros(len(P), bool))
         self.ring = _plot.ring_point(ax, None)
+        # the editor's marks (`set_marks`): a keyboard cursor and the selected point
+        self.cursor = _plot.ring_point(ax, None, marker="P", markersize=np.sqrt(s.ring_size) * 0.75,
+                                       markerfacecolor="none", markeredgecolor=_style.CURSOR_MARK_COLOR,
+                                       markeredgewidth=s.ring_width * 0.8, zorder=9, label="_cursor")
+        self.selected = _plot.ring_point(ax, None, marker="s", markeredgecolor=_style.CURSOR_MARK_COLOR,
+                                         linestyle="none", markeredgewidth=s.ring_width, zorder=9, label="_selected")
         self.scale_text = ax.text(0.98, 0.02, "", transform=ax.transAxes, ha="right", va="bottom",
                                   fontsize=s.legend_size, color="#333333", zorder=8,
                                   bbox=dict(boxstyle="round,pad=0.2", facecolor="#FFFFFF", edgecolor="none",
                                             alpha=0.85))
         # The scale note moves with the run like the caption: blitted, so a change of scale (frequent
         # when the static animation jumps between sampled steps) costs a text draw, not a full redraw.
-        self.moving = [self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch, self.update_arrow.patch,
-                       self.mistakes, self.ring, ax.title, self.scale_text]
+        self.moving = [pts.pos, pts.neg, self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch,
+                       self.update_arrow.patch, self.mistakes, self.ring, self.cursor, self.selected, ax.title,
+                       self.scale_text]
         if not arrows:
             for a in (self.ghost, self.w_arrow, self.update_arrow):
                 a.hide()
@@ -146,6 +164,31 @@ class DataPanel:
             self._legend(ax, pts, s, "wrong side" if run.update_on == "negative" else "mistake")
         self.update(0)
         return self.moving
+
+    def rebind(self, run, X, y, *, view=None):
+        """Show another run on (maybe) other data with the artists already drawn; returns the moving artists.
+
+        ``view="keep"`` keeps the axes' limits (an edit: the points stay under the pointer), a pair
+        ``(xlim, ylim)`` sets them, None fits them to the new data; the renderer redraws the static
+        parts when they changed.
+        """
+        if X.shape[1] != self.X.shape[1]:
+            raise ValueError(f"the panel shows data of {self.X.shape[1]} features; got {X.shape[1]}.")
+        self._bind(run, X, y)
+        for artist, mask in ((self.points.pos, y > 0), (self.points.neg, y <= 0)):
+            artist.set_offsets(self.P[mask] if mask.any() else np.empty((0, 2)))
+        if view != "keep":
+            xlim, ylim = self._view(run, self.P) if view is None else view
+            self.ax.set_xlim(*xlim)
+            self.ax.set_ylim(*ylim)
+            self.room = 0.4 * float(min(xlim[1] - xlim[0], ylim[1] - ylim[0]))
+        return self.moving
+
+    def set_marks(self, *, cursor=None, selected=None) -> list:
+        """Show the editor's keyboard cursor and the selected point (data coordinates; None hides)."""
+        _plot.update_ring(self.cursor, cursor)
+        _plot.update_ring(self.selected, selected)
+        return [self.cursor, self.selected]
 
     def _legend(self, ax, pts, s, crossed):
         from matplotlib.lines import Line2D

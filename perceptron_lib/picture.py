@@ -1,0 +1,37 @@
+"""The picture a player or live figure shows: an ipywidgets ``Image`` with an accessible name.
+
+`Picture(width, height)` is an ``Image`` shown never wider than `width` nor taller than `height` CSS
+pixels (nor than one view), whose ``tooltip`` holds the picture's alt sentence. ipywidgets writes the
+tooltip into the ``<img title>``, which is the picture's accessible name, but only when the model's
+``description`` is empty, and ``Image`` has no ``description``: this one carries an empty one. No
+JavaScript of ours is involved.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+from traitlets import Unicode
+
+__all__ = ["Picture", "picture_layout", "VIEW_RESERVE"]
+
+#: Room kept under the picture's top edge for the rest of one view (CSS): controls above it and the
+#: readout's first line below it, plus the notebook's own bars.
+VIEW_RESERVE = "250px"
+
+
+def picture_layout(width, height) -> widgets.Layout:
+    """The Image's layout: never wider than its CSS size, never taller than the view allows."""
+    return widgets.Layout(width="auto", height="auto", max_width=f"min(100%, {width}px)",
+                          max_height=f"min({height}px, calc(100vh - {VIEW_RESERVE}))", object_fit="contain",
+                          flex="0 1 auto")
+
+
+class Picture(widgets.Image):
+    """A PNG ``Image`` whose ``tooltip`` (the alt sentence) becomes its ``title``."""
+
+    description = Unicode("").tag(sync=True)
+
+    def __init__(self, width=None, height=None, **kwargs):
+        if width is not None and height is not None:
+            kwargs.setdefault("layout", picture_layout(width, height))
+        super().__init__(format="png", **kwargs)

@@ -1,0 +1,211 @@
+"""The student's own points, in Chromium: a real click on the picture adds a point, Undo gives back the
+same picture and words, the keyboard route adds one too, and axe-core finds nothing serious in an editor.
+
+For lessons 03, 04 and 05 in JupyterLab (their first editor: the main player of the lesson), and for
+lesson 03 in the app view (Voila with the course template, as `make app NB=03` serves it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts" / "editor"
+LESSONS = ["03_hyperplane_updates.ipynb", "04_margin_bound.ipynb", "05_kernel_lifting.ipynb"]
+TIMEOUT_MS = 180_000
+
+JS_HASH = """async (el) => { const img = el.querySelector('img.widget-image');
+  const buf = await (await fetch(img.src)).arrayBuffer();
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', buf));
+  return Array.from(d).map((b) => b.toString(16).padStart(2, '0')).join(''); }"""
+
+JS_STATE = """(el) => {
+  const img = el.querySelector('img.widget-image');
+  const ro = el.querySelector('.perceptron-readout');
+  const msg = el.querySelector('.perceptron-edit-message');
+  const m = ro ? /Your data: (\\d+) point/.exec(ro.innerText) : null;
+  return {count: m ? Number(m[1]) : -1, readout: ro ? ro.innerText : '', src: img ? img.src : '',
+          title: img ? img.title : '', message: msg ? msg.innerText : ''};
+}"""
+
+
+def _served(tmp: Path) -> Path:
+    """A copy of notebooks/ without saved outputs, beside links to the rest of the repo."""
+    for entry in REPO.iterdir():
+        if entry.name not in {"notebooks", ".git", ".venv"}:
+            (tmp / entry.name).symlink_to(entry)
+    shutil.copytree(REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for nb in (tmp / "notebooks").glob("*.ipynb"):
+        content = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in content["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
+    return tmp
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    require_browser()
+    root = _served(tmp_path_factory.mktemp("served-editor"))
+    with jupyter_server(root) as server:
+        yield server
+
+
+def _run_all(page, server, nb: str) -> None:
+    page.goto(server.lab_url(f"notebooks/{nb}"))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
+    page.wait_for_function(JS_KERNEL_IDLE, arg=f"notebooks/{nb}", timeout=TIMEOUT_MS, polling=100)
+    page.wait_for_timeout(500)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(
+        """() => { const w = window.jupyterapp.shell.currentWidget;
+          const p = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+          return w.sessionContext.session.kernel.status === 'idle'
+                 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }""",
+        timeout=TIMEOUT_MS, polling=200)
+
+
+def _wait(page, editor, condition: str, where: str, timeout=15_000):
+    try:
+        page.wait_for_function(f"(el) => {{ const s = ({JS_STATE})(el); return {condition}; }}",
+                               arg=editor.element_handle(), timeout=timeout, polling=30)
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(f"{where}: waited for {condition}; state {editor.evaluate(JS_STATE)}") from exc
+
+
+def _empty_spot(editor):
+    """A point of the picture (page coordinates) inside the main axes and away from every data point:
+    the centre of the largest empty square of a coarse grid over the left panel, found from the pixels."""
+    img = editor.locator("img.widget-image").first
+    box = img.bounding_box()
+    # the main panel's plot area is roughly the left panel's middle; probe a grid there and ask the
+    # kernel-free way: pick spots whose pixels are plain background (white) in a 9x9 neighbourhood
+    data = img.evaluate("""(img) => { const c = document.createElement('canvas');
+        c.width = img.naturalWidth; c.height = img.naturalHeight; const g = c.getContext('2d');
+        g.drawImage(img, 0, 0); return {w: c.width, h: c.height,
+        px: Array.from(g.getImageData(0, 0, c.width, c.height).data)}; }""")
+    w, h, px = data["w"], data["h"], data["px"]
+    panel_w = w if w < 700 else w / 2  # one panel or two side by side
+
+    def white(x, y):
+        for dy in range(-6, 7, 3):
+            for dx in range(-6, 7, 3):
+                i = 4 * ((y + dy) * w + (x + dx))
+                if min(px[i], px[i + 1], px[i + 2]) < 235:
+                    return False
+        return True
+
+    for fy in (0.45, 0.35, 0.55, 0.3, 0.6, 0.25, 0.65):
+        for fx in (0.5, 0.4, 0.6, 0.3, 0.7, 0.35, 0.65):
+            x, y = int(fx * panel_w), int(fy * h)
+            if white(x, y):
+                return box["x"] + x * box["width"] / w, box["y"] + y * box["height"] / h
+    raise AssertionError("no empty spot found in the main panel")
+
+
+def _click_adds_and_undo_restores(page, editor, where: str) -> dict:
+    editor.scroll_into_view_if_needed()
+    s0 = editor.evaluate(JS_STATE)
+    h0 = editor.evaluate(JS_HASH)
+    assert s0["count"] > 0, f"{where}: the readout does not count the points: {s0['readout']!r}"
+    assert "click" in s0["title"].lower(), f"{where}: the picture's alt/title does not say a click adds a point"
+    x, y = _empty_spot(editor)
+    page.mouse.click(x, y)
+    _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Added point')", f"{where}: click")
+    h1 = editor.evaluate(JS_HASH)
+    assert h1 != h0, f"{where}: the picture did not change after a click"
+    editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
+    _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo")
+    s2 = editor.evaluate(JS_STATE)
+    assert s2["readout"] == s0["readout"], f"{where}: Undo did not give back the words"
+    assert editor.evaluate(JS_HASH) == h0, f"{where}: Undo did not give back the same picture bytes"
+    editor.locator("button", has_text=re.compile(r"^\s*Redo\s*$")).click()
+    _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Redone')", f"{where}: Redo")
+    assert editor.evaluate(JS_HASH) == h1, f"{where}: Redo did not give back the same picture bytes"
+    editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
+    _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo again")
+    return s0
+
+
+def _keyboard_adds(page, editor, where: str) -> None:
+    n = editor.evaluate(JS_STATE)["count"]
+    toggle = editor.locator("button", has_text="Keyboard cursor")
+    page.mouse.move(1, 1)  # the pointer off the picture: while it is on it, the picture takes every key
+    toggle.focus()
+    page.keyboard.press("Space")  # a button's own key (JupyterLab keeps Enter for its command mode)
+    add = editor.locator("button", has_text="Add here")
+    add.wait_for(state="visible", timeout=10_000)
+    # keyboard only: Tab from the cursor's sliders to "Add here", Space
+    add.focus()
+    page.keyboard.press("Space")
+    _wait(page, editor, f"s.count === {n + 1} || s.message.startsWith('Not done')", f"{where}: Add here")
+    state = editor.evaluate(JS_STATE)
+    if state["count"] == n:  # the centre was taken: move the cursor from the keyboard, then add
+        slider = editor.locator(".widget-slider .noUi-handle").first
+        slider.focus()
+        for _ in range(8):
+            page.keyboard.press("ArrowRight")
+        add.focus()
+        page.keyboard.press("Space")
+        _wait(page, editor, f"s.count === {n + 1}", f"{where}: Add here after moving the cursor")
+    # with the pointer on the picture, the arrow keys move the cursor and Delete removes the nearest point
+    editor.locator("img.widget-image").first.hover()
+    page.keyboard.press("Delete")
+    _wait(page, editor, f"s.count === {n}", f"{where}: Delete on the picture")
+
+
+def _axe(page, editor) -> list[str]:
+    import axe_playwright_python
+
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    result = page.evaluate("""(el) => axe.run(el, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})""",
+                           editor.element_handle())
+    return [f"{v['id']} ({v['impact']}): {n['target']} - {v['help']}" for v in result["violations"]
+            if v["impact"] in ("serious", "critical") for n in v["nodes"]]
+
+
+@pytest.mark.parametrize("nb", LESSONS)
+def test_editor_in_jupyterlab(lab, chromium, nb):
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    try:
+        _run_all(page, lab, nb)
+        editor = page.locator(".perceptron-editor").first
+        editor.wait_for(timeout=30_000)
+        _click_adds_and_undo_restores(page, editor, nb)
+        _keyboard_adds(page, editor, nb)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        editor.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-editor.png"))
+        found = _axe(page, editor)
+        assert not found, f"{nb}: axe-core found serious problems in the editor:\n" + "\n".join(found)
+    finally:
+        page.evaluate("window.jupyterapp.commands.execute('kernelmenu:shutdown')")
+        page.wait_for_timeout(300)
+        context.close()
+
+
+def test_editor_in_the_app_view(chromium, tmp_path):
+    root = _served(tmp_path)
+    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
+    with jupyter_server(root / "notebooks", app="voila", env=env, extra_args=["--template=course_app"],
+                        timeout=90) as srv:
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(srv.voila_url(LESSONS[0]), timeout=240_000)
+            editor = page.locator(".perceptron-editor").first
+            editor.wait_for(timeout=240_000)
+            page.wait_for_function(f"(el) => ({JS_STATE})(el).count > 0", arg=editor.element_handle(),
+                                   timeout=60_000)
+            _click_adds_and_undo_restores(page, editor, "app 03")
+        finally:
+            page.close()
