@@ -151,7 +151,7 @@ hub-setup: venv
 	$(PYTHON) -m tools.hub.setup --students $(STUDENTS)
 
 hub: hub-setup
-	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/passwords.txt"
+	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/state/passwords.txt"
 	env -u MPLBACKEND COURSE_HUB_PORT=$(HUB_PORT) COURSE_HUB_SOLUTIONS=$(SOLUTIONS) \
 	  $(PYTHON) -m jupyterhub -f tools/hub/jupyterhub_config.py $(ARGS)
 
