@@ -29,13 +29,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "00_start_here.ipynb"
 #: What a bare venv holds before the install (pip, and setuptools on older Pythons).
-BARE = {"pip", "setuptools", "_distutils_hack", "pkg_resources", "distutils-precedence.pth", "__pycache__", "README.txt"}
+BARE = {"pip", "setuptools", "_distutils_hack", "pkg_resources", "distutils-precedence.pth", "__pycache__",
+        "README.txt"}
 DEPS_PTH = "course_deps_from_project_venv.pth"
 
 
 def _run(cmd, **kw):
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    assert proc.returncode == 0, f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    what = f"{' '.join(map(str, cmd))} failed ({proc.returncode})"
+    assert proc.returncode == 0, f"{what}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc
 
 
