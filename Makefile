@@ -136,7 +136,7 @@ app: venv
 # ---- a class on one machine: JupyterHub (README, "For instructors"; tools/hub/) -----------------
 # hub-setup (as root): configurable-http-proxy from npm into .hub/node, and one system user per
 # student (pc-student1 ...) plus pc-instructor (the hub's admin), each with a random password in
-# .hub/passwords.txt (root only). hub: JupyterHub on 127.0.0.1:$(HUB_PORT), PAM logins, each
+# .hub/state/passwords.txt (root only). hub: JupyterHub on 127.0.0.1:$(HUB_PORT), PAM logins, each
 # student's server running as that student, the lessons copied into ~/perceptron-course on the
 # first login (solutions only with SOLUTIONS=1). Ctrl-C stops it; students' servers keep running.
 
