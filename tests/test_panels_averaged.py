@@ -1,0 +1,58 @@
+"""Lesson 06's panels: the averaged line and the curves show exactly the run's numbers at step k."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from perceptron_lib import fit_perceptron
+from perceptron_lib.averaged import fit_averaged
+from perceptron_lib.data import blobs
+from perceptron_lib.panels.averaged import AveragedLinePanel, CurvesPanel
+from perceptron_lib.plotting import boundary_points
+
+
+@pytest.fixture(scope="module")
+def case():
+    X, y = blobs(60, separation=2.0, spread=1.0, seed=3)
+    return fit_averaged(X, y, epochs=3), X, y
+
+
+def test_averaged_panel_draws_the_averaged_and_the_last_line(case):
+    ar, X, y = case
+    fig, ax = plt.subplots()
+    panel = AveragedLinePanel(ar)
+    moving = panel.draw(ax, ar.run, X, y)
+    assert len(moving) == 2
+    Wa, Ba = ar.averages()
+    for k in (1, ar.run.mistakes // 2, ar.run.mistakes):
+        last, avg = panel.update(k)
+        xl, yl = ax.get_xlim(), ax.get_ylim()
+        np.testing.assert_allclose(np.c_[avg.get_xdata(), avg.get_ydata()], boundary_points(Wa[k], Ba[k], xl, yl))
+        h = ar.run.history
+        np.testing.assert_allclose(np.c_[last.get_xdata(), last.get_ydata()], boundary_points(h.w[k], h.b[k], xl, yl))
+    plt.close(fig)
+
+
+def test_averaged_panel_needs_the_same_run(case):
+    ar, X, y = case
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match="pass averaged.run"):
+        AveragedLinePanel(ar).draw(ax, fit_perceptron(X, y, max_epochs=1), X, y)
+    plt.close(fig)
+
+
+def test_curves_panel_cursor_and_dots(case):
+    ar, X, y = case
+    n = ar.run.mistakes + 1
+    a, b = np.linspace(0, 1, n), np.linspace(1, 0, n)
+    fig, ax = plt.subplots()
+    panel = CurvesPanel({"a": a, "b": b})
+    panel.draw(ax, ar.run, X, y)
+    moved = panel.update(3)
+    assert list(moved[0].get_xdata()) == [3, 3]
+    assert [d.get_ydata()[0] for d in moved[1:]] == [a[3], b[3]]
+    with pytest.raises(ValueError, match="states"):
+        CurvesPanel({"short": a[:-1]}).draw(ax, ar.run, X, y)
+    with pytest.raises(ValueError, match="at least one"):
+        CurvesPanel({})
+    plt.close(fig)
