@@ -11,7 +11,8 @@ In headless Chromium, with JupyterLab serving a copy of the notebooks:
 Each click is made and timed inside the page (``performance.now()``, a MutationObserver), so the
 numbers are the page's, not playwright's round trips. Prints the medians and their ratio.
 
-Run: ``.venv/bin/python benchmarks/browser_latency.py [--clicks 20] [--notebook notebooks/NN_x.ipynb]``
+Run from the repository root:
+``.venv/bin/python -m benchmarks.browser_latency [--clicks 20] [--notebook notebooks/NN_x.ipynb]``
 Needs ``/usr/bin/chromium`` (``apt-get install chromium``; never ``playwright install``).
 """
 

@@ -30,6 +30,7 @@ from ipyevents import Event
 
 from .own_data import (
     MAX_POINTS,
+    conflict,
     empty_run,
     fit_settings,
     num,
@@ -84,6 +85,9 @@ class PointEditor(Shown):
         self._settings = settings
         self._fit = fit if fit is not None else (lambda X, y: fit_perceptron(X, y, **settings))
         self._lesson = (np.array(player.X[:, :2], dtype=float), np.array(player.y, dtype=float))
+        if len(self._lesson[1]) > self._max_points:
+            raise ValueError(f"the lesson's data have {len(self._lesson[1])} points but max_points is "
+                             f"{self._max_points}: give max_points of at least {len(self._lesson[1])}.")
         self._X, self._y = (a.copy() for a in self._lesson)
         self._undo, self._redo = [], []
         self._press = None
@@ -299,6 +303,10 @@ class PointEditor(Shown):
     def _edit(self, X, y, say, *, view="keep"):
         if len(y) > self._max_points:
             raise ValueError(f"The editor keeps at most {self._max_points} points; got {len(y)}.")
+        pair = conflict(X, y)
+        if pair is not None:
+            raise ValueError(f"Points {pair[0]} and {pair[1]} are at the same spot with opposite labels: no line "
+                             "(and no perceptron) can get both right. Move one of them.")
         self._undo.append((self._X, self._y, self.player.view, self.player.k))
         self._redo.clear()
         self._X, self._y = np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y, dtype=float).ravel()

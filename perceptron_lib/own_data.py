@@ -25,7 +25,7 @@ from .bounds import mistake_bound, offset_mistake_bound
 from .margins import is_separable, radius
 from .runs import History, Run
 
-__all__ = ["MAX_POINTS", "DataSummary", "summarize", "summary_lines", "points_literal", "parse_points",
+__all__ = ["MAX_POINTS", "DataSummary", "conflict", "summarize", "summary_lines", "points_literal", "parse_points",
            "fit_settings", "empty_run", "snap", "num"]
 
 #: Most points the editor keeps: enough for any picture a student draws, few enough that every edit
@@ -128,7 +128,7 @@ def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
 
 
 def _literal_number(v: float) -> str:
-    r = repr(float(v))
+    r = repr(float(v) + 0.0)  # + 0.0: -0.0 is written 0
     return r[:-2] if r.endswith(".0") else r
 
 
@@ -206,6 +206,18 @@ def parse_points(text: str, *, max_points: int = MAX_POINTS):
     if len(X) > max_points:
         raise ValueError(f"{len(X)} points is more than the {max_points} the editor keeps; give fewer.")
     return X, y
+
+
+def conflict(X, y):
+    """The first pair (i, j) of points at one spot with opposite labels, or None."""
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    seen = {}
+    for i, (row, label) in enumerate(zip(map(tuple, X), y, strict=True)):
+        j = seen.setdefault(row, i)
+        if j != i and y[j] != label:
+            return j, i
+    return None
 
 
 def fit_settings(run, *, max_epochs: int = 100) -> dict:

@@ -410,7 +410,13 @@ class StepThrough(Shown):
             self._scene = Scene(self._panel_specs, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
             self._image.layout = picture_layout(*css_size(self._scene.fig, self._style))
         elif not self._scene.shows(run, X, y):
-            self._scene.rebind(run, X, y, view=view)
+            scene = self._scene
+            before = (scene.run, scene.X, scene.y, scene.view())
+            try:
+                scene.rebind(run, X, y, view=view)
+            except Exception:
+                scene.rebind(*before[:3], view=before[3])  # a panel refused the run: show the old one again
+                raise
         self._run, self._X, self._y = run, X, y
         if notes is not None:
             self._notes = [str(line) for line in notes]

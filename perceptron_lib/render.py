@@ -135,6 +135,7 @@ class Scene:
         self.bg = self._grab()
         self.limits = limits(self.axes)
         self.k = None
+        self._stale = False
 
     def _animate(self, artists):
         for a in artists or []:
@@ -162,7 +163,7 @@ class Scene:
                 ax.cla()
                 _style.style_axes(ax, s, grid=getattr(p, "projection", None) is None)
                 self._animate(p.draw(ax, run, X, y))
-                p.redraw = True
+                self._stale = True  # the static parts changed: the next draw is a full one
         self.k = None
 
     def shows(self, run, X, y) -> bool:
@@ -211,7 +212,8 @@ class Scene:
 
     def draw(self, k, *, full=False) -> None:
         """Bring the canvas to step k: blit if possible, full draw when needed."""
-        if self._apply(k) or full:
+        if self._apply(k) or full or self._stale:
+            self._stale = False
             self._full_draw()
         else:
             np.asarray(self.canvas.buffer_rgba())[...] = self.bg

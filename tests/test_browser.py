@@ -7,7 +7,7 @@ outputs and run all cells, then check that
 * every code cell ran (each prompt shows a number) and none has an error or stderr output;
 * every widget rendered: no "Error displaying widget", no "Loading widget" left;
 * each ``.perceptron-stepthrough`` player answers: Step changes the readout and the picture,
-  Back restores both (same picture bytes), play advances the ``update k`` slider and pause stops;
+  Back restores both (same picture bytes), play advances the ``update k`` box and pause stops;
 * each ``.perceptron-livefigure`` answers: ArrowRight on its first slider changes the picture.
 
 A full-page screenshot of each notebook goes to ``tests/artifacts/browser/`` (git-ignored).
@@ -112,7 +112,8 @@ JS_CELLS = """() => {
 JS_STATE = """async (el) => {
   const q = (direct, any) => el.querySelector(':scope > ' + direct) || el.querySelector(any);
   const img = q('img.widget-image', 'img.widget-image');
-  const handle = q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
+  const kbox = el.querySelector('.perceptron-k input');  // a player's "update k" box
+  const handle = kbox ? null : q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
   const html = q('.widget-html .widget-html-content', '.widget-html-content');
   let hash = null;
   for (let attempt = 0; attempt < 5 && img && img.src; attempt++) {
@@ -128,9 +129,9 @@ JS_STATE = """async (el) => {
     src: img ? img.src : null,
     hash,
     readout: html ? html.innerText : null,
-    k: handle ? Number(handle.getAttribute('aria-valuenow')) : null,
-    kmin: handle ? Number(handle.getAttribute('aria-valuemin')) : null,
-    kmax: handle ? Number(handle.getAttribute('aria-valuemax')) : null,
+    k: kbox ? Number(kbox.value) : handle ? Number(handle.getAttribute('aria-valuenow')) : null,
+    kmin: kbox ? Number(kbox.min) : handle ? Number(handle.getAttribute('aria-valuemin')) : null,
+    kmax: kbox ? Number(kbox.max) : handle ? Number(handle.getAttribute('aria-valuemax')) : null,
   };
 }"""
 
@@ -140,8 +141,8 @@ JS_SRC_CHANGED = """([el, src]) => {
 }"""
 
 JS_K_ABOVE = """([el, k]) => {
-  const h = el.querySelector(':scope > .widget-slider .noUi-handle');
-  return !!h && Number(h.getAttribute('aria-valuenow')) > k;
+  const h = el.querySelector('.perceptron-k input');
+  return !!h && Number(h.value) > k;
 }"""
 
 
@@ -262,7 +263,7 @@ def _check_player(page, nb: str, i: int, player) -> list[str]:
     player.scroll_into_view_if_needed()
     s0 = _state(player)
     assert s0["src"] and s0["hash"], f"{where}: no picture"
-    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' slider"
+    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' box"
     assert s0["kmax"] > s0["kmin"], f"{where}: the run has no update to step through (K = 0)"
     if s0["k"] >= s0["kmax"]:  # shown at the end: go back to the start first
         s0 = _click_and_wait(page, player, _button(player, "Reset"), s0, f"{where}: Reset")
@@ -280,21 +281,23 @@ def _check_player(page, nb: str, i: int, player) -> list[str]:
     assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
     assert s2["hash"] == s0["hash"], f"{where}: Back did not restore the picture (bytes differ)"
 
-    # Play: the Play widget's own timer advances the linked slider; pause stops it.
+    # Play: the kernel's timer advances the slider; the same button, then reading "Pause", stops it.
     start = s2["k"]
-    play = player.locator(".widget-play button").first
-    assert play.locator("i.fa-play").count() == 1, f"{where}: no play button"
-    play.click()
+    play = player.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
+    pause = player.locator("button").filter(has_text=re.compile(r"^\s*Pause\s*$"))
+    assert play.count() == 1, f"{where}: no play button"
+    play.first.click()
     try:
         page.wait_for_function(JS_K_ABOVE, arg=[player.element_handle(), start], timeout=PLAY_TIMEOUT_MS, polling=20)
     except Exception as exc:  # noqa: BLE001
         raise AssertionError(f"{where}: playing did not advance the slider within {PLAY_TIMEOUT_MS} ms") from exc
     _wait_src_change(page, player, s2["src"], f"{where}: play")
     s3 = _state(player)
-    if play.locator("i.fa-pause").count():  # still playing (a long run): pause it
-        play.click()
+    if pause.count():  # still playing (a long run): pause it
+        pause.first.click()
         page.wait_for_function(
-            "(el) => !!el.querySelector('.widget-play button i.fa-play')", arg=player.element_handle(), timeout=5000
+            "(el) => [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Play')",
+            arg=player.element_handle(), timeout=5000
         )
         k_paused = _state(player)["k"]
         page.wait_for_timeout(1200)

@@ -35,6 +35,8 @@ def test_controls_move_artists_and_image():
     assert live.text == "slope 2.0, offset 0.5" and live.values == {"slope": 2.0, "offset": 0.5}
     assert live.frame_png() != first
     assert repr(live) == "<LiveFigure: slope, offset>"
+    # the picture's alt sentence is its tooltip (the title in the browser), and it follows the readout
+    assert live._image.tooltip == live.alt == "Interactive figure at slope 2.0, offset 0.5."
 
 
 def test_errors_and_style():

@@ -111,7 +111,7 @@ def test_defect2_picture_never_wider_than_its_pixels(style):
     for dpi in (None, 200):
         p = StepThrough(run, X8, Y8, style=style, dpi=dpi)
         width_px = Image.open(io.BytesIO(p.frame_png())).size[0]
-        lay = p._image.layout
+        lay = p.picture.layout
         assert lay.max_width is not None, "the picture must have a width cap (the old player stretched it)"
         cap = int(lay.max_width.split(",")[1].strip(" px)"))
         assert cap <= width_px
@@ -282,12 +282,50 @@ def test_display_bundle_has_a_small_still_with_alt_text(monkeypatch):
     assert "http://" not in html and "https://" not in html and p.k == 3
 
 
-def test_keys_hook_carries_the_alt_text():
+def keydown(player, key, **mods):
+    """A key pressed with the pointer on the picture, as ipyevents' front end sends it to the kernel."""
+    event = {"event": "keydown", "type": "keydown", "key": key, "shiftKey": False, "ctrlKey": False,
+             "altKey": False, "metaKey": False, **mods}
+    player._key_events._handle_mouse_msg(None, event, [])
+
+
+def test_keys_on_the_picture_step_the_player_and_the_picture_carries_the_alt_text():
     run = fit_perceptron(X8, Y8)
     p = StepThrough(run, X8, Y8)
-    p.next()
-    assert p.alt in p._keys.value.replace("&#x27;", "'") or p.alt.replace("−", "−") in p._keys.value
-    assert "onerror=" in p._keys.value and "ArrowRight" in p._keys.value
+    assert p.picture.tooltip == p.alt and "at the start" in p.alt
+    keydown(p, "ArrowRight")
+    assert p.k == 1 and p.picture.tooltip == p.alt and "after update 1 of" in p.alt
+    keydown(p, "ArrowRight")
+    keydown(p, "ArrowLeft")
+    assert p.k == 1
+    keydown(p, "End")
+    assert p.k == p.K and p.picture.tooltip == p.alt and f"after update {p.K} of {p.K}" in p.alt
+    keydown(p, "Home")
+    assert p.k == 0 and not p.playing
+    keydown(p, " ")
+    assert p.playing and p.tick() and p.k == 1
+    keydown(p, " ")
+    assert not p.playing and p.k == 1
+    # a key with a modifier belongs to the browser (ctrl+→ and the like), and other keys do nothing
+    keydown(p, "ArrowRight", ctrlKey=True)
+    keydown(p, "ArrowRight", altKey=True)
+    keydown(p, "ArrowRight", metaKey=True)
+    keydown(p, "a")
+    assert p.k == 1 and not p.playing
+    # only key presses: a key release does not step
+    p._key_events._handle_mouse_msg(None, {"event": "keyup", "type": "keyup", "key": "ArrowRight"}, [])
+    assert p.k == 1
+
+
+def test_a_key_handler_takes_keys_first():
+    run = fit_perceptron(X8, Y8)
+    p = StepThrough(run, X8, Y8)
+    seen = []
+    p.on_key(lambda event: seen.append(event["key"]) or event["key"] == "ArrowRight")
+    keydown(p, "ArrowRight")  # taken by the handler: the player does not step
+    assert seen == ["ArrowRight"] and p.k == 0
+    keydown(p, "End")  # not taken: the player goes to the end
+    assert seen == ["ArrowRight", "End"] and p.k == p.K
 
 
 def test_back_gives_back_the_same_picture_bytes():

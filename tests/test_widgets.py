@@ -79,7 +79,14 @@ def run_eta(player):
 
 
 def synced(player):
-    return player.k == player._slider.value == player._play.value
+    """The slider, the buttons' enabled states and the Play button's words all agree with k and playing."""
+    k, K = player.k, player.K
+    play = player._play_btn
+    return (k == player.slider.value and player.slider.max == K
+            and player._back_btn.disabled == player._reset_btn.disabled == (k == 0)
+            and player._step_btn.disabled == player._end_btn.disabled == (k >= K)
+            and play.value == player.playing
+            and (play.description, play.icon) == (("Pause", "pause") if player.playing else ("Play", "play")))
 
 
 # --------------------------------------------------------------------------- readout on a hand-checkable run
@@ -190,32 +197,38 @@ def test_buttons_slider_speed_play(blobs):
     p._back_btn.click()  # back at 0
     assert p.k == 0
     for v in list(range(K + 1)) + list(range(K, -1, -3)):  # the slider over its whole range
-        p._slider.value = v
-        assert p.k == v and p._play.value == v
+        p.slider.value = v
+        assert p.k == v and synced(p)
         check_data_panel(p)
         assert p.panels[1].curve.dot.get_xydata()[0, 0] == v
-    for _label, ms in SPEEDS:  # every speed
+    for _label, ms in SPEEDS:  # every speed, from the speed slider as the front end sets it
         p._speed.value = ms
-        assert p._play.interval == ms == p.interval_ms
+        assert p.interval_ms == ms
     p.set_speed(333)
-    assert p._play.interval == 333 and (f"{1000 / 333:.3g}/s", 333) in p._speed.options
+    assert p.interval_ms == 333 and p._speed.value == 333 and (f"{1000 / 333:.3g}/s", 333) in p._speed.options
     p.set_speed(500)
-    with pytest.raises(ValueError):
-        p.set_speed(0)
-    # play toggling through the Play widget's own trait, as its buttons do
+    assert p.interval_ms == 500
+    for bad in (0, -20):
+        with pytest.raises(ValueError):
+            p.set_speed(bad)
+    assert p.interval_ms == 500  # a refused speed changes nothing
+    # play toggling through the Play toggle button's own trait, as a click in the front end does
     p.seek(0)
-    p._play.playing = True
-    assert p.playing
-    p._play.playing = False
-    assert not p.playing
+    p._play_btn.value = True
+    assert p.playing and synced(p)
+    p._play_btn.value = False
+    assert not p.playing and synced(p)
     p.toggle()
-    assert p.playing
+    assert p.playing and synced(p)
     p.toggle()
-    assert not p.playing
-    # the Play widget's value (its timer) drives the slider and the frame
-    p._play.value = 4
-    assert p.k == 4 and p._slider.value == 4
+    assert not p.playing and synced(p)
+    # while playing, each tick (the kernel's timer) drives the slider and the frame
+    p.seek(3)
+    p.play()
+    assert p.tick() and p.k == 4 and p.slider.value == 4 and synced(p)
     check_data_panel(p)
+    p.pause()
+    assert not p.tick() and p.k == 4
 
 
 def test_play_tick_stops_at_end_and_restarts(blobs):
@@ -225,11 +238,14 @@ def test_play_tick_stops_at_end_and_restarts(blobs):
     p.play()
     assert p.playing and p.k == 0
     steps = 0
-    while p.tick():
+    while p.playing:  # each tick is one step; it says whether another is to come
+        before = p.k
+        more = p.tick()
         steps += 1
+        assert p.k == before + 1 and more == (p.k < p.K) == p.playing
         check_data_panel(p)
         assert synced(p)
-    assert steps == p.K and p.k == p.K and not p.playing  # past the end it stops
+    assert steps == p.K and p.k == p.K and not p.playing  # at the end it stops
     assert p.tick() is False and p.k == p.K
     p.play()  # play at the end starts over, as the front end does
     assert p.playing and p.k == 0
@@ -242,6 +258,40 @@ def test_play_tick_stops_at_end_and_restarts(blobs):
     p.next()  # a click while playing
     p.reset()
     assert p.k == 0 and not p.playing
+
+
+def test_play_is_timed_by_the_running_event_loop(blobs):
+    """With a running loop (the kernel's), Play steps by itself at the chosen speed, stops at the end,
+    and Pause stops the timer: no step comes after it."""
+    import asyncio
+
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    p.set_speed(5)
+
+    async def play_to_the_end():
+        p.play()
+        for _ in range(2000):
+            if not p.playing:
+                break
+            await asyncio.sleep(0.005)
+        return p.k, p.playing
+
+    k, playing = asyncio.run(play_to_the_end())
+    assert k == p.K and not playing and synced(p)
+
+    async def play_then_pause():
+        p.seek(0)
+        p.play()
+        while p.k < 3:
+            await asyncio.sleep(0.005)
+        p.pause()
+        at = p.k
+        await asyncio.sleep(0.1)  # twenty intervals: a timer left running would step
+        return at, p.k
+
+    at, later = asyncio.run(play_then_pause())
+    assert 3 <= at < p.K and later == at and not p.playing and synced(p)
 
 
 def test_seek_clamps_and_types(blobs):
@@ -269,7 +319,7 @@ def test_new_run_while_playing(blobs):
     tiny = fit_perceptron(TINY_X, TINY_Y)
     p.set_run(tiny, TINY_X, TINY_Y)
     assert not p.playing and p.k == 0 and p.K == 1 and synced(p)
-    assert p._slider.max == p._play.max == 1
+    assert p.slider.max == 1
     assert len(p.panels[1].curve.values) == 2  # a callable LossPanel follows the new run
     check_data_panel(p)
     p.seek(50)
@@ -301,35 +351,49 @@ def test_new_run_while_playing(blobs):
     assert fixed.panels[1].curve.dot.get_xydata()[0, 0] == 4
 
 
-def test_switching_back_to_a_run_reuses_its_figure(blobs):
+def test_switching_runs_keeps_one_figure(blobs):
+    """One scene per player: every run (and every data set) is drawn on the same figure, and switching
+    back to a run gives back its pictures exactly."""
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
     p.seek(3)
     fig, frame3 = p.figure, p.frame_png()
     tiny = fit_perceptron(TINY_X, TINY_Y)
     p.set_run(tiny, TINY_X, TINY_Y)
-    assert p.figure is not fig and len(p.panels[1].curve.values) == 2
+    assert p.figure is fig and len(p.panels[1].curve.values) == 2 and synced(p)
+    check_data_panel(p)
     p.set_run(run, X, y)
     assert p.figure is fig and p.k == 0 and p.K == run.mistakes and synced(p)
-    assert len(p.panels[1].curve.values) == run.mistakes + 1  # the panels are back on this run's figure
+    assert len(p.panels[1].curve.values) == run.mistakes + 1  # the panels follow the run back
     check_data_panel(p)
     p.seek(3)
     assert p.frame_png() == frame3
-    # the same run drawn over other data gets its own figure
+    # the same run drawn over other data: the same figure, the points where the new data are
     p.set_run(run, X + 0.5, y)
-    assert p.figure is not fig
-    p.set_run(run, X, y)
     assert p.figure is fig
-    # only the last REMEMBER runs are kept
-    others = [fit_perceptron(X, y, order="random", rng=seed) for seed in range(StepThrough.REMEMBER + 1)]
-    for r in others:
-        p.set_run(r)
-    assert len(p._scenes) == StepThrough.REMEMBER
-    p.set_run(run)
-    assert p.figure is not fig  # forgotten, so built again
+    np.testing.assert_array_equal(p.X, X + 0.5)
+    pos, neg = (np.asarray(a.get_offsets()) for a in _points(p))
+    np.testing.assert_array_equal(pos, (X + 0.5)[y > 0])
+    np.testing.assert_array_equal(neg, (X + 0.5)[y <= 0])
     check_data_panel(p)
+    # many switches: still one figure with its two axes, and every run shown as itself
+    others = [fit_perceptron(X, y, order="random", rng=seed) for seed in range(6)]
+    for r in others:
+        p.set_run(r, X, y)
+        assert p.figure is fig and len(fig.axes) == 2 and p.run is r and p.K == len(r.history) - 1
+        p.seek(p.K)
+        check_data_panel(p)
+    p.set_run(run, X, y)
+    p.seek(3)
+    assert p.figure is fig and p.frame_png() == frame3
     p.close()
-    assert p._scenes == []
+    assert p.widget.comm is None and p.slider.comm is None
+
+
+def _points(player):
+    """The main panel's two point artists (class +1, class -1)."""
+    dp = player.panels[0]
+    return dp.points.pos, dp.points.neg
 
 
 def test_panels_with_slots_are_remembered_in_their_own_copy(blobs):
@@ -351,8 +415,10 @@ def test_panels_with_slots_are_remembered_in_their_own_copy(blobs):
     fig = p.figure
     tiny = fit_perceptron(TINY_X, TINY_Y)
     p.set_run(tiny, TINY_X, TINY_Y)
+    assert len(p.panels[1].values) == 2
     p.set_run(run, X, y)
-    # each scene draws its own copy of the panel, so even a panel with __slots__ comes back intact
+    # the scene draws its own copy of the panel again on each run, so even a panel with __slots__
+    # (and no `redraw` slot: the protocol makes `redraw` optional) follows the run
     assert p.figure is fig and len(p.panels[1].values) == run.mistakes + 1
     p.seek(2)
     assert p.panels[1].line.get_xdata()[0] == 2

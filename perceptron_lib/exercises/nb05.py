@@ -47,11 +47,11 @@ def _circle_hint(a, curve) -> str:
     if not centre_ok:
         return "your centre is off. " + _CIRCLE_HINT
     if abs(a[2] - curve.radius ** 2) <= 1e-3:
-        return (f"your third number is the radius squared, rho^2 = {curve.radius ** 2:g}; give its square "
-                "root, rho.")
+        return (f"your third number is the radius squared, r_c^2 = {curve.radius ** 2:g}; give its square "
+                "root, r_c.")
     if not radius_ok:
-        return "your radius is off: rho^2 = |centre|^2 - b / w3 (mind the sign of b / w3 when w3 < 0)."
-    return ("centre and radius are right; the label is not. The score is w3 (|x - c|^2 - rho^2), which is "
+        return "your radius is off: r_c^2 = |centre|^2 - b / w3 (mind the sign of b / w3 when w3 < 0)."
+    return ("centre and radius are right; the label is not. The score is w3 (|x - c|^2 - r_c^2), which is "
             "positive inside the circle when w3 < 0.")
 
 
