@@ -111,7 +111,7 @@ class PointEditor(Shown):
 
         self.label_choice = widgets.ToggleButtons(options=[("+1", 1), ("−1", -1)], value=1,
                                                   description="new point", tooltips=["class +1", "class −1"],
-                                                  style={"button_width": "3em"})
+                                                  style={"button_width": "3.2em", "description_width": "initial"})
         self.undo_btn = button("Undo", "undo the last edit", self.undo)
         self.redo_btn = button("Redo", "redo the edit undone", self.redo)
         self.lesson_btn = button("Start again", "back to the lesson's data", self.start_again)
@@ -418,8 +418,9 @@ class PointEditor(Shown):
         moves = {"ArrowLeft": (-step, 0), "ArrowRight": (step, 0), "ArrowUp": (0, step), "ArrowDown": (0, -step)}
         if key in moves:
             dx, dy = moves[key]
-            self.cx.value = float(np.clip(self._cursor[0] + dx, x0, x1))
-            self.cy.value = float(np.clip(self._cursor[1] + dy, y0, y1))
+            to = snap(self._cursor + (dx, dy), max(x1 - x0, y1 - y0))  # short numbers in the boxes
+            self.cx.value = float(np.clip(to[0], x0, x1))
+            self.cy.value = float(np.clip(to[1], y0, y1))
         elif key == "Enter":
             self._guarded(self._add_at_cursor)
         elif key in ("Delete", "Backspace"):
@@ -439,11 +440,12 @@ class PointEditor(Shown):
             return
         (x0, x1), (y0, y1) = self.player.view
         step = float(snap(max(x1 - x0, y1 - y0) / 40, max(x1 - x0, y1 - y0)))
-        for s, lo, hi in ((self.cx, x0, x1), (self.cy, y0, y1)):
+        centre = snap([(x0 + x1) / 2, (y0 + y1) / 2], max(x1 - x0, y1 - y0))
+        for s, lo, hi, c in ((self.cx, x0, x1, centre[0]), (self.cy, y0, y1, centre[1])):
             s.min, s.max = -1e300, 1e300  # widen first: the new range may not overlap the old one
             s.min, s.max, s.step = lo, hi, step
-            s.value = (lo + hi) / 2
-        self._cursor = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+            s.value = float(c)
+        self._cursor = np.array(centre, dtype=float)
         self._marks()
         self._say("Keyboard cursor at the centre: arrow keys (pointer on the picture) or the two boxes move it, "
                   "Enter or 'Add here' adds a point, Delete or 'Remove nearest' removes one, Escape hides it.")

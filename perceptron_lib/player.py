@@ -115,8 +115,8 @@ class StepThrough(Shown):
         self._image = Picture()
         self._readout = widgets.HTML()
         self._readout.add_class("perceptron-readout")
-        self._help = widgets.HTML(f'<span class="perceptron-keyhelp" style="font-size:0.85em;color:#444">'
-                                  f"{KEY_HELP}</span>")
+        self._help = widgets.HTML(f'<div class="perceptron-keyhelp" style="font-size:0.85em;line-height:1.4;'
+                                  f'color:#444">{KEY_HELP}</div>')
         self._slider = None
         self._reset_btn, self._back_btn, self._step_btn, self._end_btn = (
             widgets.Button(description=d, icon=i, tooltip=t, layout=widgets.Layout(width="auto"))

@@ -533,17 +533,17 @@ def test_the_keyboard_cursor_adds_and_removes_points():
     k = player.k
     editor.cursor_btn.value = True
     assert editor.cursor_row.layout.display == "flex" and editor.last_message.startswith("Keyboard cursor at")
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    centre = own_data.snap([(x0 + x1) / 2, (y0 + y1) / 2], sp)  # short numbers in the boxes
     assert (editor.cx.value, editor.cy.value) == pytest.approx(tuple(centre))
     np.testing.assert_allclose(player.panels[0].cursor.get_xydata(), [centre])  # the cursor is drawn
     key(player, "ArrowUp")
     key(player, "ArrowUp")
     key(player, "ArrowRight")
-    want = centre + [sp / 40, 2 * sp / 40]
+    want = own_data.snap(own_data.snap(own_data.snap(centre + [0, sp / 40], sp) + [0, sp / 40], sp) + [sp / 40, 0], sp)
     assert (editor.cx.value, editor.cy.value) == pytest.approx(tuple(want))
     assert player.k == k  # the arrows move the cursor, not the player
     key(player, "ArrowLeft", shiftKey=True)  # shift: a big step
-    want = want - [sp / 8, 0]
+    want = own_data.snap(want - [sp / 8, 0], sp)
     assert editor.cx.value == pytest.approx(want[0])
     np.testing.assert_allclose(player.panels[0].cursor.get_xydata(), [want])
     key(player, "Enter")

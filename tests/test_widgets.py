@@ -262,8 +262,14 @@ def test_play_tick_stops_at_end_and_restarts(blobs):
 
 def test_play_is_timed_by_the_running_event_loop(blobs):
     """With a running loop (the kernel's), Play steps by itself at the chosen speed, stops at the end,
-    and Pause stops the timer: no step comes after it."""
+    and Pause stops the timer: no step comes after it. Each loop runs in a thread of its own: in the
+    full suite, Playwright's sync API may already run a loop in the main thread."""
     import asyncio
+    import concurrent.futures
+
+    def run_loop(coro_fn):
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, coro_fn()).result(timeout=60)
 
     run, X, y = blobs
     p = StepThrough(run, X, y)
@@ -277,7 +283,7 @@ def test_play_is_timed_by_the_running_event_loop(blobs):
             await asyncio.sleep(0.005)
         return p.k, p.playing
 
-    k, playing = asyncio.run(play_to_the_end())
+    k, playing = run_loop(play_to_the_end)
     assert k == p.K and not playing and synced(p)
 
     async def play_then_pause():
@@ -290,7 +296,7 @@ def test_play_is_timed_by_the_running_event_loop(blobs):
         await asyncio.sleep(0.1)  # twenty intervals: a timer left running would step
         return at, p.k
 
-    at, later = asyncio.run(play_then_pause())
+    at, later = run_loop(play_then_pause)
     assert 3 <= at < p.K and later == at and not p.playing and synced(p)
 
 
