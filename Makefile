@@ -49,13 +49,17 @@ $(PYTHON):
 	  { echo "error: '$(PY)' is not Python 3.10 or newer; run e.g. 'make PY=python3.11 ...'"; exit 1; }
 	$(PY) -m venv $(VENV)
 
-$(STAMP): $(LOCK) pyproject.toml | $(PYTHON)
+$(STAMP): $(LOCK) pyproject.toml tools/jupyter/lab/overrides.json | $(PYTHON)
 	$(PYTHON) -m pip install --upgrade pip
 	$(PYTHON) -m pip install -r $(LOCK)
 	$(PYTHON) -m pip install --no-deps -e .
 	@# Build matplotlib's font cache now: its first-import message on stderr would
 	@# otherwise land in a notebook's output and fail nbval.
 	MPLBACKEND=Agg $(PYTHON) -c 'import matplotlib.pyplot'
+	@# JupyterLab's settings for the course (no news toast, no update check over the lessons): the
+	@# overrides file of this environment's JupyterLab. The browser tests start from the same file.
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp tools/jupyter/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@touch $@
 
 # ---- the two commands -----------------------------------------------------------

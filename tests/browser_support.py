@@ -59,10 +59,13 @@ CHROMIUM_ARGS = [
 #: windowingMode "none": every cell is in the page (JupyterLab >= 4.2 drops off-screen cells);
 #: scrollPastEnd off: no blank viewport-high padding after the last cell (whole-page screenshots);
 #: no news toast; no autosave, so running a course notebook in a test never rewrites it.
+#: JupyterLab's settings in the tests: exactly the ones `make lab` installs for students
+#: (tools/jupyter/lab/overrides.json: no news toast, no update check), plus two for the tests
+#: only: every cell stays in the page (no windowing), and nothing is autosaved.
 LAB_OVERRIDES = {
+    **json.loads((Path(__file__).resolve().parents[1] / "tools" / "jupyter" / "lab" / "overrides.json").read_text()),
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none", "scrollPastEnd": False},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
 }
 
 REQUIRE_ENV = "COURSE_REQUIRE_BROWSER"

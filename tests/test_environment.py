@@ -142,3 +142,20 @@ def test_only_the_library_is_installed():
     find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
     assert find["include"] == ["perceptron_lib*"], find
     assert "." in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["pythonpath"]
+
+
+def test_make_lab_and_the_browser_tests_share_jupyterlab_settings():
+    """Students get JupyterLab without the news toast and the update check over the lessons (issue 22),
+    and the browser tests run with the same settings (plus their own two: no windowing, no autosave)."""
+    import json
+
+    from browser_support import LAB_OVERRIDES
+
+    shipped = json.loads((ROOT / "tools" / "jupyter" / "lab" / "overrides.json").read_text())
+    note = shipped["@jupyterlab/apputils-extension:notification"]
+    assert note == {"fetchNews": "false", "checkForUpdates": False}
+    makefile = (ROOT / "Makefile").read_text()
+    assert "cp tools/jupyter/lab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json" in makefile
+    assert all(LAB_OVERRIDES[k] == v for k, v in shipped.items())
+    assert set(LAB_OVERRIDES) - set(shipped) == {"@jupyterlab/notebook-extension:tracker",
+                                                 "@jupyterlab/docmanager-extension:plugin"}
