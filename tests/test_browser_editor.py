@@ -136,6 +136,26 @@ def _click_adds_and_undo_restores(page, editor, where: str) -> dict:
     return s0
 
 
+def _drag_moves_and_alt_click_removes(page, editor, where: str) -> None:
+    """A real drag moves a point (pressed on its centre, released on another empty spot); alt-click on it
+    removes it. The point is one placed here first, so its centre is known."""
+    n = editor.evaluate(JS_STATE)["count"]
+    x, y = _empty_spot(editor)
+    page.mouse.click(x, y)
+    _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Added point')", f"{where}: add to drag")
+    x2, y2 = _empty_spot(editor)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move((x + x2) / 2, (y + y2) / 2, steps=4)
+    page.mouse.move(x2, y2, steps=4)
+    page.mouse.up()
+    _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Moved point')", f"{where}: drag")
+    page.keyboard.down("Alt")
+    page.mouse.click(x2, y2)
+    page.keyboard.up("Alt")
+    _wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
+
+
 def _keyboard_adds(page, editor, where: str) -> None:
     n = editor.evaluate(JS_STATE)["count"]
     toggle = editor.locator("button", has_text="Keyboard cursor")
@@ -183,6 +203,7 @@ def test_editor_in_jupyterlab(lab, chromium, nb):
         editor = page.locator(".perceptron-editor").first
         editor.wait_for(timeout=30_000)
         _click_adds_and_undo_restores(page, editor, nb)
+        _drag_moves_and_alt_click_removes(page, editor, nb)
         _keyboard_adds(page, editor, nb)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         editor.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-editor.png"))
