@@ -735,3 +735,28 @@ def test_random_clicks_never_break_the_editor(actions):
         editor.redo_btn.click()
     assert editor.redo_btn.disabled
     assert_points(editor, model[-1])
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_a_click_on_a_drawn_point_selects_it_in_both_presets(preset):
+    """In the lecture preset the markers are bigger and the picture is another size: a click on a point's
+    centre still selects that point, and a click just beside an empty spot still adds one."""
+    X, y = lesson()
+    player = StepThrough(fit_perceptron(X, y), X, y, style=preset)
+    editor = PointEditor(player)
+    for i in (0, 7, len(y) - 1):
+        click(editor, player.to_pixels(X[i : i + 1])[0])
+        assert editor.last_message.startswith(f"Point {i} selected"), (preset, i, editor.last_message)
+        click(editor, player.to_pixels(X[i : i + 1])[0])  # a second click lets go of it
+    n = len(editor.points[1])
+    click(editor, empty_spot(player, X))
+    assert len(editor.points[1]) == n + 1 and not refused(editor)
+
+
+def test_without_a_kernel_the_recording_says_that_editing_needs_one():
+    player, editor, _first = make()
+    page = editor.recording()
+    assert "needs a kernel" in page and "make lab" in page and "perceptron-recording" in page
+    bundle, meta = editor._repr_mimebundle_()
+    assert bundle["text/plain"].startswith("<PointEditor: 20 points")
+    assert "click" not in meta["image/png"]["alt"].lower()  # the still picture cannot be edited: no such promise
