@@ -84,8 +84,11 @@ def draw_loss_curve(ax, values, *, x=None, cursor=0, label=None, ylabel=None, st
     ax.set_xlabel("update k")
     if len(xs):
         lo, hi = float(xs.min()), float(xs.max())
-        pad = 0.03 * (hi - lo) if hi > lo else 0.5
-        ax.set_xlim(lo - pad, hi + pad)
+        if hi > lo:
+            pad = 0.03 * (hi - lo)
+            ax.set_xlim(lo - pad, hi + pad)
+        else:  # one state only: k = 0 at the left edge of a short axis, not centred on -0.5..0.5
+            ax.set_xlim(lo - 0.1, lo + 1.0)
     ax.xaxis.get_major_locator().set_params(integer=True)
     art = CurveArtists(line, vline, dot, xs, v)
     art.set_cursor(cursor)

@@ -261,7 +261,7 @@ def mark_mistakes(ax, X, mask, *, style=None, **kwargs) -> Line2D:
     s = _style.get(style)
     props = dict(
         linestyle="none", marker="x", markersize=_marker_size(s.mistake_size), markeredgewidth=s.mistake_width,
-        color=_style.MISTAKE_COLOR, zorder=6, label="_mistakes",
+        color=_style.MISTAKE_COLOR, zorder=1.9, label="_mistakes",  # under the points: their colour shows
     )
     props.update(kwargs)
     line = Line2D([], [], **props)

@@ -86,7 +86,7 @@ def state_lines(run, X, y, k) -> list:
             out.append(f"A step on the {plural(len(st.batch), 'mistake')} in {where}: i = {idx}.")
             before = int(is_mistake(scores(h.w[k - 1], h.b[k - 1], X), y, run.update_on).sum())
             out.append(f"Mistakes in the data before → after: {before} → {wrong} of {n}.")
-    out.append(f"w = {vec(st.w)}, b = {num(st.b)}.")
+    out.append(f"w = {vec(st.w)}, b = {num(st.b)}" + (": no boundary yet." if not np.any(st.w) else "."))
     if run.method == "online":
         out.append(f"Mistakes so far: {k} (one update each). {now}: {wrong} of {n} ({test}).")
     else:

@@ -184,7 +184,7 @@ NOTEBOOK = Style(
     marker_edge=0.6,
     ring_size=300,
     ring_width=2.0,
-    mistake_size=22,
+    mistake_size=100,
     mistake_width=1.3,
     spine_width=1.0,
 )
@@ -206,7 +206,7 @@ LECTURE = Style(
     marker_edge=1.2,
     ring_size=900,
     ring_width=4.0,
-    mistake_size=70,
+    mistake_size=320,
     mistake_width=2.6,
     spine_width=2.0,
 )

@@ -98,7 +98,7 @@ def test_readout_tiny_run():
     assert p.K == 1 and p.k == 0
     t0 = p.text
     assert "Start state (update 0 of 1)" in t0 and "no example looked at yet" in t0
-    assert "w = (0, 0), b = 0." in t0 and "Mistakes so far: 0" in t0
+    assert "w = (0, 0), b = 0: no boundary yet." in t0 and "Mistakes so far: 0" in t0
     assert "Mistakes now: 2 of 2" in t0  # with w = 0, every y*0 = 0 <= 0
     assert "End" not in t0
     p.next()

@@ -294,6 +294,8 @@ class DataPanel:
             cap = f"update {k} of {K}:{sep}{_plural(len(st.batch), 'example')}"
         self.ax.title.set_text(cap)  # not set_title: that would re-read rcParams outside the player's style
         notes = [] if self.arrow_scale == 1 else [f"arrows ×{_fraction(self.arrow_scale)}"]
+        if not np.any(w2[:2]) and not (self.mode == "lifted" and np.any(w2)):
+            notes.append("w = 0: no boundary yet")  # the legend lists a boundary: say why none is drawn
         seg = self.boundary.get_xydata()
         if np.any(w2[:2]) and len(seg) == 0:
             notes.append("boundary outside the view")
