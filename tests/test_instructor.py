@@ -303,6 +303,7 @@ def test_slides_have_one_deck_per_lesson_and_are_offline(slides):
         assert html.count("<section") >= d["slides"]
         assert "No description has been provided" not in html and not _imgs_without_alt(html)
         assert 'class="highlight hl-ipython3' not in html, "code on a slide (tag the cell slide-show-code to show it)"
+        assert "not attempted yet" not in html, f"{d['path'].name}: an exercise check's output is on a slide"
 
 
 def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path):

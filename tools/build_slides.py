@@ -3,7 +3,8 @@
 
 Each cell's ``metadata.slideshow.slide_type`` says where it goes (slide, subslide, fragment,
 "-" to continue the slide, notes for the speaker notes, skip to leave it out), as in
-``jupyter nbconvert --to slides``. Where a live player stood, the deck shows the player's
+``jupyter nbconvert --to slides``. The outputs of exercise checks (cells tagged ``exercise-check``)
+are left out. Where a live player stood, the deck shows the player's
 JavaScript animation (the cell after it, see course_export.OfflineOutputs). The deck works
 offline: reveal.js (from the PyPI package sphinx-revealjs) and MathJax 3 (from
 django-static-mathjax) are copied next to the decks, and the build fails if a deck still loads
@@ -35,6 +36,7 @@ import time
 from pathlib import Path
 
 from nbconvert.exporters import SlidesExporter
+from nbconvert.preprocessors import TagRemovePreprocessor
 
 from tools import course_export as ce
 from tools.instructor_notes import SpeakerNotes
@@ -86,6 +88,8 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     )
     exporter.register_preprocessor(ce.OfflineOutputs(link_suffix=".slides.html", link_targets=targets), enabled=True)
     exporter.register_preprocessor(SpeakerNotes(), enabled=True)
+    # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
+    exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     deck = out_dir / f"{path.stem}.slides.html"

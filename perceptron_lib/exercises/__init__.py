@@ -2,7 +2,8 @@
 
 Each notebook has a module here (``nb01``, ``nb02``, ...) with one check per
 exercise. A check never raises on a wrong or missing answer: it returns a
-`Verdict`, whose text is shown as the cell's output. Students leave ``...`` as
+`Verdict`, and in a notebook it shows the verdict itself, once, wherever the
+check stands in its cell. Students leave ``...`` as
 a placeholder, which reads "not attempted yet".
 
     >>> from perceptron_lib.exercises import verdict
@@ -25,9 +26,26 @@ class Verdict:
     status: str
     message: str
 
+    def __post_init__(self):
+        # A check shows its own verdict in a notebook, so the verdict is there even when the check is not
+        # the cell's last line (a line after it would hide a returned value); it is still returned.
+        from IPython import get_ipython
+
+        if get_ipython() is not None:
+            self._ipython_display_()
+
     @property
     def correct(self) -> bool:
         return self.status == "correct"
+
+    def _ipython_display_(self):
+        """Show the verdict once: when it is made, and not again as the cell's value."""
+        if self.__dict__.get("_shown"):
+            return
+        self.__dict__["_shown"] = True
+        from IPython.display import publish_display_data
+
+        publish_display_data({"text/plain": repr(self)})
 
     def __repr__(self) -> str:
         return f"{self.exercise}: {self.message}"
