@@ -71,6 +71,23 @@ LAB_OVERRIDES = {
 REQUIRE_ENV = "COURSE_REQUIRE_BROWSER"
 
 
+def served_copy(tmp: Path) -> Path:
+    """`tmp` made into a copy of the repository whose notebooks/ have no saved outputs (links to the rest),
+    so that a browser test sees what a student's fresh Run All makes, and never writes the real notebooks."""
+    repo = Path(__file__).resolve().parents[1]
+    for entry in repo.iterdir():
+        if entry.name not in {"notebooks", ".git", ".venv"}:
+            (tmp / entry.name).symlink_to(entry)
+    shutil.copytree(repo / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for nb in (tmp / "notebooks").glob("*.ipynb"):
+        content = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in content["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
+    return tmp
+
+
 def chromium_path() -> str | None:
     """The Chromium executable to use, or None. ``COURSE_CHROMIUM`` overrides the search."""
     env = os.environ.get("COURSE_CHROMIUM")

@@ -7,13 +7,11 @@ lesson 03 in the app view (Voila with the course template, as `make app NB=03` s
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
+from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -37,25 +35,12 @@ JS_STATE = """(el) => {
 }"""
 
 
-def _served(tmp: Path) -> Path:
-    """A copy of notebooks/ without saved outputs, beside links to the rest of the repo."""
-    for entry in REPO.iterdir():
-        if entry.name not in {"notebooks", ".git", ".venv"}:
-            (tmp / entry.name).symlink_to(entry)
-    shutil.copytree(REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for nb in (tmp / "notebooks").glob("*.ipynb"):
-        content = json.loads(nb.read_text(encoding="utf-8"))
-        for cell in content["cells"]:
-            if cell["cell_type"] == "code":
-                cell["outputs"], cell["execution_count"] = [], None
-        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
-    return tmp
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     require_browser()
-    root = _served(tmp_path_factory.mktemp("served-editor"))
+    root = served_copy(tmp_path_factory.mktemp("served-editor"))
     with jupyter_server(root) as server:
         yield server
 
@@ -216,7 +201,7 @@ def test_editor_in_jupyterlab(lab, chromium, nb):
 
 
 def test_editor_in_the_app_view(chromium, tmp_path):
-    root = _served(tmp_path)
+    root = served_copy(tmp_path)
     env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
     with jupyter_server(root / "notebooks", app="voila", env=env, extra_args=["--template=course_app"],
                         timeout=90) as srv:

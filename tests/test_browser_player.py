@@ -17,12 +17,10 @@ Screenshots of the first player of each lesson at each size go to ``tests/artifa
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
+from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -34,25 +32,12 @@ VIEWS = {"lab-1440x900": ((1440, 900), True), "projector-1280x720": ((1280, 720)
 TIMEOUT_MS = 180_000
 
 
-def _served(tmp: Path) -> Path:
-    """A copy of notebooks/ without saved outputs, beside links to the rest of the repo."""
-    for entry in REPO.iterdir():
-        if entry.name not in {"notebooks", ".git", ".venv"}:
-            (tmp / entry.name).symlink_to(entry)
-    shutil.copytree(REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for nb in (tmp / "notebooks").glob("*.ipynb"):
-        content = json.loads(nb.read_text(encoding="utf-8"))
-        for cell in content["cells"]:
-            if cell["cell_type"] == "code":
-                cell["outputs"], cell["execution_count"] = [], None
-        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
-    return tmp
 
 
 @pytest.fixture(scope="module", params=PRESETS)
 def lab(request, tmp_path_factory):
     require_browser()
-    root = _served(tmp_path_factory.mktemp(f"served-{request.param}"))
+    root = served_copy(tmp_path_factory.mktemp(f"served-{request.param}"))
     with jupyter_server(root, env={"COURSE_STYLE": request.param}) as server:
         yield request.param, server
 
