@@ -301,3 +301,20 @@ JS_KERNEL_IDLE = """(path) => {
   const k = w.sessionContext.session && w.sessionContext.session.kernel;
   return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
 }"""
+
+
+JS_ALL_CELLS_RAN = """() => { const w = window.jupyterapp.shell.currentWidget;
+  const p = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+  return w.sessionContext.session.kernel.status === 'idle'
+         && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }"""
+
+
+def open_and_run_all(page, server: JupyterServer, path: str, *, timeout_ms: int = 180_000) -> None:
+    """Open the notebook at `path` (relative to the server's root) in JupyterLab, wait for its kernel to
+    start and settle, Run All, and wait until every code cell has run and the kernel is idle."""
+    page.goto(server.lab_url(path))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_ms)
+    page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=timeout_ms, polling=100)
+    page.wait_for_timeout(500)  # the notebook takes focus once more after its kernel is idle
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function(JS_ALL_CELLS_RAN, timeout=timeout_ms, polling=200)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser, served_copy
+from browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -45,18 +45,6 @@ def lab(tmp_path_factory):
         yield server
 
 
-def _run_all(page, server, nb: str) -> None:
-    page.goto(server.lab_url(f"notebooks/{nb}"))
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
-    page.wait_for_function(JS_KERNEL_IDLE, arg=f"notebooks/{nb}", timeout=TIMEOUT_MS, polling=100)
-    page.wait_for_timeout(500)
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function(
-        """() => { const w = window.jupyterapp.shell.currentWidget;
-          const p = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-          return w.sessionContext.session.kernel.status === 'idle'
-                 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }""",
-        timeout=TIMEOUT_MS, polling=200)
 
 
 def _wait(page, editor, condition: str, where: str, timeout=15_000):
@@ -184,7 +172,7 @@ def test_editor_in_jupyterlab(lab, chromium, nb):
     context = chromium.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     try:
-        _run_all(page, lab, nb)
+        open_and_run_all(page, lab, f"notebooks/{nb}", timeout_ms=TIMEOUT_MS)
         editor = page.locator(".perceptron-editor").first
         editor.wait_for(timeout=30_000)
         _click_adds_and_undo_restores(page, editor, nb)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser, served_copy
+from browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -70,17 +70,7 @@ JS_PLAYING = "(el) => [...el.querySelectorAll('button')].some((b) => b.textConte
 
 
 def _open_and_run(page, server, nb: str) -> None:
-    page.goto(server.lab_url(f"notebooks/{nb}"))
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
-    page.wait_for_function(JS_KERNEL_IDLE, arg=f"notebooks/{nb}", timeout=TIMEOUT_MS, polling=100)
-    page.wait_for_timeout(500)
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    page.wait_for_function(
-        """() => { const w = window.jupyterapp.shell.currentWidget;
-          const p = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-          return w.sessionContext.session.kernel.status === 'idle'
-                 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }""",
-        timeout=TIMEOUT_MS, polling=200)
+    open_and_run_all(page, server, f"notebooks/{nb}", timeout_ms=TIMEOUT_MS)
     page.wait_for_timeout(1000)
 
 
