@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of"]
+__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of", "could_not"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,12 @@ class Verdict:
 def attempted(answer) -> bool:
     """False for the placeholders ``...`` and None."""
     return answer is not Ellipsis and answer is not None
+
+
+def could_not(exercise: str, exc: Exception, hint: str) -> Verdict:
+    """The verdict on an answer that could not even be checked: what went wrong, then the hint."""
+    return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: {exc}). "
+                                      f"Hint: {hint}")
 
 
 def verdict(exercise: str, answer, ok: bool | None = None, *, praise: str = "", hint: str = "") -> Verdict:

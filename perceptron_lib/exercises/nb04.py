@@ -11,17 +11,13 @@ import numbers
 
 import numpy as np
 
-from . import Verdict, attempted, graded, points_of, verdict
+from . import Verdict, attempted, could_not, graded, points_of, verdict
 
 __all__ = ["check_bound", "check_tight", "tight_ratio", "check_half_bound"]
 
 # Longest run a check will make for a student's data (the bound can be huge for a tiny margin).
 _MAX_UPDATES = 20_000
 
-
-def _could_not(exercise: str, exc: Exception, hint: str) -> Verdict:
-    return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: {exc}). "
-                                      f"Hint: {hint}")
 
 
 def _number(v) -> float:
@@ -55,14 +51,14 @@ def check_bound(answer=..., X=None, y=None, u_other=None) -> Verdict:
         best, other = mistake_bound(X, y), mistake_bound(X, y, u=u_other)
         X, y, u = np.asarray(X, dtype=float), np.asarray(y, dtype=float), np.asarray(u_other, dtype=float)
     except Exception as exc:
-        return _could_not(ex, exc, "call the check with the exercise's data: nb04.check_bound(answer, Xe, ye, "
+        return could_not(ex, exc, "call the check with the exercise's data: nb04.check_bound(answer, Xe, ye, "
                                    "u_other).")
     try:
         if isinstance(answer, (str, bytes)) or len(answer) != 2:
             raise ValueError(f"expected a pair of numbers, got {answer!r}")
         a_best, a_other = (_number(v) for v in answer)
     except Exception as exc:  # a malformed answer is a wrong answer, explained
-        return _could_not(ex, exc, hint)
+        return could_not(ex, exc, hint)
     ok_best, ok_other = _close(a_best, best.bound), _close(a_other, other.bound)
     if ok_best and ok_other:
         return verdict(ex, answer, True, praise=(
@@ -137,7 +133,7 @@ def check_tight(answer=...) -> Verdict:
         X, y, order = _unpack_tight(answer)
         mistakes, bound, ratio = tight_ratio(X, y, order)
     except Exception as exc:  # a malformed answer is a wrong answer, explained
-        return _could_not(ex, exc, "give (X, y) with X of shape (n, d), labels y in {-1, +1}, and data that a "
+        return could_not(ex, exc, "give (X, y) with X of shape (n, d), labels y in {-1, +1}, and data that a "
                                    "hyperplane through the origin separates.")
     said = f"Your data: {mistakes} mistakes ({order} order) against a bound of {bound:.2f}: ratio {ratio:.2f}."
     if ratio >= 1 - 1e-9:  # the bound is reached: no smaller bound in R and gamma alone can hold

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from . import Verdict, attempted, verdict
+from . import Verdict, attempted, could_not, verdict
 
 __all__ = ["EXERCISE_X", "EXERCISE_Y", "EXERCISE_EPOCHS", "check_averaged", "check_survival", "check_margin_step"]
 
@@ -29,10 +29,6 @@ def _run():
 
     return fit_averaged(EXERCISE_X, EXERCISE_Y, epochs=EXERCISE_EPOCHS)
 
-
-def _could_not(exercise: str, exc: Exception, hint: str) -> Verdict:
-    return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: {exc}). "
-                                      f"Hint: {hint}")
 
 
 def _numbers(answer, n: int) -> np.ndarray:
@@ -69,7 +65,7 @@ def check_averaged(answer=...) -> Verdict:
     try:
         a = _numbers(answer, 3)
     except Exception as exc:  # a malformed answer is a wrong answer, explained
-        return _could_not(ex, exc, hint)
+        return could_not(ex, exc, hint)
     ar = _run()
     right = np.append(ar.w, ar.b)
     if np.allclose(a, right, rtol=0, atol=1e-6):
@@ -106,7 +102,7 @@ def check_survival(answer=...) -> Verdict:
     try:
         a = _numbers(answer, len(right))
     except Exception as exc:
-        return _could_not(ex, exc, hint + f" This run has {len(right)} states (k = 0..{len(right) - 1}).")
+        return could_not(ex, exc, hint + f" This run has {len(right)} states (k = 0..{len(right) - 1}).")
     if np.array_equal(a, right):
         return verdict(ex, answer, True, praise=(
             f"c = {right.tolist()}, adding up to {ar.seen}. The voted perceptron weights state k's vote by c_k; "
@@ -140,13 +136,13 @@ def check_margin_step(answer=..., X=None, y=None) -> Verdict:
     try:
         best = max_margin_separator(X, y, fit_bias=True)
     except Exception as exc:
-        return _could_not(ex, exc, "call the check with the section's data: nb06.check_margin_step(answer, X5, y5).")
+        return could_not(ex, exc, "call the check with the section's data: nb06.check_margin_step(answer, X5, y5).")
     try:
         (eta,) = _numbers([answer], 1)
         if eta <= 0:
             raise ValueError(f"a step size must be > 0, got {eta:g}")
     except Exception as exc:
-        return _could_not(ex, exc, hint)
+        return could_not(ex, exc, hint)
     if eta < _MIN_ETA:
         return verdict(ex, answer, False, hint=f"eta = {eta:g} is too small to check quickly (the margin perceptron "
                                                "needs about 1/eta^2 updates); anything from 0.01 up will do.")
