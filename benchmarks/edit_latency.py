@@ -43,9 +43,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 SETUP = """\
 import numpy as np
-from perceptron_lib import data, fit_perceptron, margins
-from perceptron_lib.editor import PointEditor
-from perceptron_lib.widgets import StepThrough
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, margins
+from perceptron_lib.player import PointEditor, StepThrough
 
 X, y = data.separable(200, margin=0.1, seed=1)
 player = StepThrough(fit_perceptron(X, y), X, y)
@@ -60,8 +60,9 @@ spot = free[np.argmax(free @ sep.w)]
 
 
 def kernel_side() -> dict:
-    from perceptron_lib import data, fit_perceptron
-    from perceptron_lib.render import Scene
+    from perceptron_lib import fit_perceptron
+    from perceptron_lib.core import data
+    from perceptron_lib.player.render import Scene
 
     ns: dict = {}
     exec(SETUP, ns)  # noqa: S102 - our own set-up text, shared with the browser notebook
@@ -118,9 +119,10 @@ EDIT_NB_CELLS = [SETUP + "editor.widget.add_class('bench-editor')\neditor",
                  "where = widgets.Label(f'{px:.2f},{py:.2f}')\nwhere.add_class('bench-spot')\nwhere"]
 
 SWITCH_NB_CELLS = ["""\
-from perceptron_lib import data, fit_batch, fit_perceptron
-from perceptron_lib.widgets import DataPanel, LossPanel, RunSwitch, StepThrough
-from perceptron_lib.losses import perceptron_loss
+from perceptron_lib import fit_batch, fit_perceptron
+from perceptron_lib.core import data
+from perceptron_lib.player import DataPanel, LossPanel, RunSwitch, StepThrough
+from perceptron_lib.core.losses import perceptron_loss
 
 X, y = data.separable(40, margin=0.1, bias=True, seed=3)
 loss = lambda run, X, y: [perceptron_loss(w, b, X, y) for w, b in zip(run.history.w, run.history.b)]

@@ -26,10 +26,10 @@ import ipywidgets as widgets  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from perceptron_lib import fit_perceptron  # noqa: E402
-from perceptron_lib import plotting as P  # noqa: E402
-from perceptron_lib import style as S  # noqa: E402
-from perceptron_lib.widgets import StepThrough  # noqa: E402
+from perceptron_lib import fit_perceptron
+from perceptron_lib.draw import plotting as P
+from perceptron_lib.draw import style as S
+from perceptron_lib.player import StepThrough
 
 STEPS = 50
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from perceptron_lib import data, fit_perceptron, kernels
-from perceptron_lib.widgets import LiftedPanel, LossPanel, StepThrough
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, kernels
+from perceptron_lib.player import LiftedPanel, LossPanel, StepThrough
 
 HERE = Path(__file__).resolve().parent
 

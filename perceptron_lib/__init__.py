@@ -1,46 +1,39 @@
 """perceptron_lib: the mathematics, pictures and players behind the perceptron course.
 
-Layers, bottom to top (each imports only from those below it):
+Three layers, in three folders, each importing only from those before it:
 
-- ``_validation``: argument checks shared by every public function;
-- ``data``, ``losses``, ``subgradients``, ``loss_surfaces``: data sets, losses, their
-  subgradient and surfaces; ``perceptron`` (the step rule), ``runs`` (the `Run` records),
-  ``training`` (the online, mini-batch and batch fits);
-- ``margins``, ``bounds``, ``kernels``, ``dual``, ``estimator``, ``averaged``: margins and
-  separability, the mistake bounds (with and without separability), the lift and kernel
-  functions, the dual perceptron, the scikit-learn estimator, the averaged, voted and pocket
-  perceptrons. Where a module was split, the old module re-exports what moved (its last import,
-  so ``perceptron.Run``, ``kernels.fit_kernel_perceptron``, ``margins.mistake_bound``,
-  ``losses.loss_surface`` keep their address); the new modules never import that re-export;
-- ``style``, ``plotting``, ``plot_arrows``, ``plot_surfaces``: figures (``plotting`` re-exports
-  the other two); ``readout`` (the player's words, pure); ``render`` (one figure per scene,
-  blitted, PNG); ``panels`` (what a player draws: ``panels.data.DataPanel`` first);
-  ``player`` (`StepThrough`), ``picture`` (the Image it shows), ``switch`` (`RunSwitch`,
-  `with_controls`), ``live`` (`LiveFigure`), ``editor`` (`PointEditor`: the student's own points;
-  what it computes is in the pure ``own_data``), ``recording`` (the display bundle and the
-  self-contained recording); ``widgets`` re-exports them under their old address
-  (matplotlib and ipywidgets are imported only here, and only when you import these modules);
-- ``exercises``: the self-checks of the notebooks' exercises.
+- ``core``: the computation (numpy, scipy, scikit-learn): the one update rule
+  (``core.perceptron``), the run records and the fits built from it, losses, margins, bounds,
+  kernels, the dual perceptron, the proof's quantities, the student's own points;
+- ``draw``: matplotlib drawing of given numbers (``style``, ``plotting``, ``arrows``,
+  ``surfaces``, ``display``);
+- ``player``: the widgets a student steps through (``StepThrough``, ``RunSwitch``,
+  ``LiveFigure``, ``PointEditor``), their picture, words and recording, and their ``panels``;
 
-Importing the package changes no global state (no rcParams, no random seeds).
+and ``exercises``, the self-checks of the lessons' exercises, on top of ``core``. The argument
+checks shared by every public function are in ``_validation``, below all of them.
+
+The names below are the computation a student calls most. Importing the package loads neither
+matplotlib nor ipywidgets, and changes no global state (no rcParams, no random seeds).
 """
 
-from . import data, kernels, losses, margins, style
-from .averaged import fit_averaged, pocket, voted_predict
-from .bounds import hinge_mistake_bound
-from .kernels import fit_kernel_perceptron, lift, lift_kernel
-from .losses import hinge_loss, perceptron_loss, perceptron_subgradient, zero_one_loss
-from .margins import geometric_margin, is_separable, max_margin_separator, mistake_bound, offset_mistake_bound, radius
-from .perceptron import (
-    Cycle,
-    History,
-    Run,
-    State,
-    fit_batch,
-    fit_minibatch,
-    fit_perceptron,
-    is_mistake,
-    reference_perceptron,
-)
+from .core.averaged import fit_averaged, pocket, voted_predict
+from .core.bounds import hinge_mistake_bound, mistake_bound, offset_mistake_bound
+from .core.dual import fit_kernel_perceptron
+from .core.kernels import lift, lift_kernel
+from .core.losses import hinge_loss, perceptron_loss, zero_one_loss
+from .core.margins import geometric_margin, is_separable, max_margin_separator, radius
+from .core.perceptron import is_mistake
+from .core.runs import Cycle, History, Run, State
+from .core.subgradients import perceptron_subgradient
+from .core.training import fit_batch, fit_minibatch, fit_perceptron, reference_perceptron
+
+__all__ = [
+    "fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron", "fit_averaged", "pocket",
+    "voted_predict", "fit_kernel_perceptron", "State", "History", "Cycle", "Run", "is_mistake",
+    "perceptron_loss", "hinge_loss", "zero_one_loss", "perceptron_subgradient", "geometric_margin",
+    "is_separable", "max_margin_separator", "radius", "mistake_bound", "offset_mistake_bound",
+    "hinge_mistake_bound", "lift", "lift_kernel",
+]
 
 __version__ = "0.1.0"

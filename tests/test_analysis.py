@@ -1,11 +1,12 @@
-"""perceptron_lib.analysis against hand-worked runs and brute-force recounts."""
+"""perceptron_lib.core.analysis against hand-worked runs and brute-force recounts."""
 
 import numpy as np
 import pytest
 
-from perceptron_lib import analysis as A
-from perceptron_lib import data, fit_batch, fit_perceptron, is_mistake
-from perceptron_lib.perceptron import scores
+from perceptron_lib import fit_batch, fit_perceptron, is_mistake
+from perceptron_lib.core import analysis as A
+from perceptron_lib.core import data
+from perceptron_lib.core.perceptron import scores
 
 
 def brute_errors(run, X, y):

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from sklearn.linear_model import SGDClassifier
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.averaged import fit_averaged, pocket, voted_predict
-from perceptron_lib.bounds import hinge_mistake_bound
-from perceptron_lib.perceptron import is_mistake, reference_perceptron, step
+from perceptron_lib.core.averaged import fit_averaged, pocket, voted_predict
+from perceptron_lib.core.bounds import hinge_mistake_bound
+from perceptron_lib.core.perceptron import is_mistake, step
+from perceptron_lib.core.training import reference_perceptron
 
 
 def noisy(seed, n=40, d=3, flip=0.15):

@@ -8,17 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.data import (
-    blobs,
-    circles,
-    collinear,
-    digits,
-    no_origin_separator,
-    separable,
-    small_2d,
-    xor,
-)
-from perceptron_lib.margins import is_separable
+from perceptron_lib.core.data import blobs, circles, collinear, digits, no_origin_separator, separable, small_2d, xor
+from perceptron_lib.core.margins import is_separable
 
 
 def assert_labelled_data(X, y, n=None, d=None):

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_lib import data, fit_perceptron, kernels, own_data
-from perceptron_lib.bounds import mistake_bound, offset_mistake_bound
-from perceptron_lib.editor import PointEditor
-from perceptron_lib.own_data import parse_points, points_literal
-from perceptron_lib.player import StepThrough
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, kernels, own_data
+from perceptron_lib.core.bounds import mistake_bound, offset_mistake_bound
+from perceptron_lib.core.own_data import parse_points, points_literal
+from perceptron_lib.player import PointEditor, StepThrough
 
 MODS = {"shiftKey": False, "altKey": False, "ctrlKey": False, "metaKey": False}
 

@@ -5,7 +5,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.estimator import PerceptronClassifier
+from perceptron_lib.core.estimator import PerceptronClassifier
 
 
 @parametrize_with_checks([PerceptronClassifier()])

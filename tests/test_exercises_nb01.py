@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from perceptron_lib import data, losses
+from perceptron_lib.core import data, losses
 from perceptron_lib.exercises import nb01
 
 X, Y = data.small_2d()

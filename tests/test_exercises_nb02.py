@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from perceptron_lib import data, losses
+from perceptron_lib.core import data, subgradients
 from perceptron_lib.exercises import nb02
 
 X, Y = data.small_2d()
@@ -13,7 +13,7 @@ MALFORMED = ["correct", 3.5, None, {"a": 1}, [[1, 2], [3]], object(), [float("na
 
 
 def sub(theta):
-    return losses.perceptron_subgradient(W, B, X, Y, at_kink=theta, reduction="sum")
+    return subgradients.perceptron_subgradient(W, B, X, Y, at_kink=theta, reduction="sum")
 
 
 @pytest.mark.parametrize("check", CHECKS)

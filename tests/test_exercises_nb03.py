@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from perceptron_lib import data, fit_perceptron
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data
 from perceptron_lib.exercises import nb03
 
 

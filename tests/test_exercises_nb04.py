@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from perceptron_lib.data import separable
+from perceptron_lib.core.bounds import mistake_bound
+from perceptron_lib.core.data import separable
 from perceptron_lib.exercises import nb04
-from perceptron_lib.margins import mistake_bound
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from perceptron_lib import kernels
+from perceptron_lib.core import kernels
 from perceptron_lib.exercises import nb05
 
 # --- exercise 1: the circle of a plane -----------------------------------------------------------

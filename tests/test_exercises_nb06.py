@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from perceptron_lib.averaged import fit_averaged
-from perceptron_lib.data import separable
+from perceptron_lib.core.averaged import fit_averaged
+from perceptron_lib.core.data import separable
 from perceptron_lib.exercises import nb06
 
 

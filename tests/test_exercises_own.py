@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron_lib import data, fit_perceptron, kernels
-from perceptron_lib.editor import PointEditor
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, kernels
+from perceptron_lib.core.bounds import mistake_bound
+from perceptron_lib.core.margins import is_separable
 from perceptron_lib.exercises import nb03, nb04, nb05
-from perceptron_lib.margins import is_separable, mistake_bound
-from perceptron_lib.widgets import StepThrough
+from perceptron_lib.player import PointEditor, StepThrough
 
 ROWS = (np.r_[np.c_[np.arange(-2.0, 3.0), np.full(5, 2.5)], np.c_[np.arange(-2.0, 3.0), np.full(5, 1.5)]],
         np.r_[np.ones(5), -np.ones(5)])

@@ -97,7 +97,7 @@ def test_lesson_00_runs_and_its_player_steps_from_another_folder(installed):
         nb = nbformat.read({LESSON.name!r}, as_version=4)
         check = '''
         import json, perceptron_lib
-        from perceptron_lib.widgets import StepThrough
+        from perceptron_lib.player import StepThrough
         players = [v for v in list(globals().values()) if isinstance(v, StepThrough)]
         p = players[0]
         k0, before = p.k, list(p.lines(p.k))

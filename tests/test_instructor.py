@@ -582,8 +582,9 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
 # --- RISE -----------------------------------------------------------------------------------
 
 RISE_PLAYER_CODE = (
-    "from perceptron_lib import data, fit_perceptron\n"
-    "from perceptron_lib.widgets import StepThrough\n"
+    "from perceptron_lib import fit_perceptron\n"
+    "from perceptron_lib.core import data\n"
+    "from perceptron_lib.player import StepThrough\n"
     "X, y = data.separable(30, margin=0.1, seed=1)\n"
     "player = StepThrough(fit_perceptron(X, y), X, y)\n"
     "player\n"

@@ -8,11 +8,10 @@ from hypothesis.extra.numpy import arrays
 from scipy.spatial.distance import cdist
 
 from perceptron_lib import fit_perceptron, reference_perceptron
-from perceptron_lib.data import circles, xor
-from perceptron_lib.kernels import (
+from perceptron_lib.core.data import circles, xor
+from perceptron_lib.core.dual import fit_kernel_perceptron, gram_costs
+from perceptron_lib.core.kernels import (
     circle_from_plane,
-    fit_kernel_perceptron,
-    gram_costs,
     lift,
     lift_kernel,
     linear_kernel,
@@ -22,7 +21,7 @@ from perceptron_lib.kernels import (
     quadratic_lift,
     rbf_kernel,
 )
-from perceptron_lib.margins import is_separable
+from perceptron_lib.core.margins import is_separable
 
 FAST = settings(max_examples=60, deadline=None)
 

@@ -1,49 +1,140 @@
-"""The library's layers: computation imports no drawing library, and split modules keep old addresses."""
+"""The library's layers: folders that import one way, no import cycle, no drawing in the computation."""
 
+import ast
+import pathlib
 import subprocess
 import sys
 
 import pytest
 
-COMPUTATION = [
-    "perceptron_lib",
-    "perceptron_lib.perceptron",
-    "perceptron_lib.runs",
-    "perceptron_lib.training",
-    "perceptron_lib.losses",
-    "perceptron_lib.subgradients",
-    "perceptron_lib.loss_surfaces",
-    "perceptron_lib.margins",
-    "perceptron_lib.bounds",
-    "perceptron_lib.kernels",
-    "perceptron_lib.dual",
-    "perceptron_lib.analysis",
-    "perceptron_lib.proof",
-    "perceptron_lib.averaged",
-    "perceptron_lib.own_data",
-]
+PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "perceptron_lib"
 
-# The widget layer (players, live figures, the point editor): each imports on its own in a fresh
-# interpreter (no import cycle through the re-exports).
-WIDGETS = [
-    "perceptron_lib.player",
-    "perceptron_lib.switch",
-    "perceptron_lib.live",
-    "perceptron_lib.editor",
-    "perceptron_lib.widgets",
-]
-
-# Names that moved out of a module when it was split (issue 12), and where they live now.
-MOVED = {
-    ("perceptron", "runs"): ["State", "History", "Cycle", "Run"],
-    ("perceptron", "training"): ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"],
-    ("kernels", "dual"): ["DualRun", "GramCost", "fit_kernel_perceptron", "gram_costs"],
-    ("losses", "subgradients"): ["Subgradient", "perceptron_subgradient"],
-    ("losses", "loss_surfaces"): ["kink_lines", "loss_along_run", "loss_surface", "param_grid"],
-    ("margins", "bounds"): ["MistakeBound", "mistake_bound", "offset_mistake_bound"],
-    ("plotting", "plot_arrows"): ["ArrowArtist", "draw_arrow", "draw_w_arrow", "update_w_arrow", "w_arrow_anchor"],
-    ("plotting", "plot_surfaces"): ["draw_contours", "draw_surface", "draw_lifted", "draw_loss_curve", "update_plane"],
+# What each folder may import from the package, besides itself and the argument checks.
+ALLOWED = {
+    "core": set(),
+    "draw": set(),
+    "player": {"core", "draw"},
+    "exercises": {"core"},
 }
+
+
+def _modules():
+    """{module name: path} for every module of the package."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts).removesuffix(".__init__")
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name, path):
+    """The package modules `name` imports (relative or absolute), resolved to module names."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                if target in MODULES:
+                    found.add(target)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name in MODULES}
+    # A module inside a package reaches its package's __init__ only by being imported, not by
+    # importing: those edges are the package's own and make no cycle.
+    return {t for t in found if t != name and not name.startswith(t + ".")}
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _folder(name):
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_folders_import_one_way():
+    wrong = []
+    for name, targets in GRAPH.items():
+        folder = _folder(name)
+        if folder not in ALLOWED:
+            continue
+        for target in targets:
+            other = _folder(target)
+            if other not in {folder, "_validation"} | ALLOWED[folder]:
+                wrong.append(f"{name} imports {target}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_the_import_graph_has_no_cycle():
+    # Depth-first search with three colours; a grey node met again closes a cycle.
+    colour, stack, cycles = {}, [], []
+
+    def visit(node):
+        colour[node] = "grey"
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if colour.get(nxt) == "grey":
+                cycles.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in colour:
+                visit(nxt)
+        stack.pop()
+        colour[node] = "black"
+
+    for node in sorted(GRAPH):
+        if node not in colour:
+            visit(node)
+    assert not cycles, "\n".join(cycles)
+
+
+def test_the_cycle_check_finds_a_cycle(tmp_path, monkeypatch):
+    # The check above must be able to fail: two modules that import each other are a cycle.
+    pkg = tmp_path / "perceptron_lib" / "core"
+    pkg.mkdir(parents=True)
+    (pkg / "a.py").write_text("from .b import x\n")
+    (pkg / "b.py").write_text("from . import a\nx = 1\n")
+    a, b = "perceptron_lib.core.a", "perceptron_lib.core.b"
+    monkeypatch.setitem(MODULES, a, pkg / "a.py")
+    monkeypatch.setitem(MODULES, b, pkg / "b.py")
+    assert _imports(a, pkg / "a.py") == {b}
+    assert _imports(b, pkg / "b.py") == {a}
+
+
+def test_no_module_re_exports_another_modules_names():
+    # A module's __all__ lists only what it defines: names kept for old import paths are gone.
+    borrowed = []
+    for name, path in MODULES.items():
+        if path.name == "__init__.py":
+            continue
+        tree = ast.parse(path.read_text())
+        defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        for n in tree.body:
+            if isinstance(n, ast.Assign):
+                defined |= {x.id for t in n.targets for x in ast.walk(t) if isinstance(x, ast.Name)}
+            elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+                defined.add(n.target.id)
+        exported = next((n.value for n in tree.body if isinstance(n, ast.Assign)
+                         and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)), None)
+        if exported is None:
+            continue
+        for item in ast.literal_eval(exported):
+            if item not in defined:
+                borrowed.append(f"{name}.{item}")
+    assert not borrowed, "\n".join(borrowed)
+
+
+COMPUTATION = ["perceptron_lib", "perceptron_lib.exercises"] + sorted(
+    m for m in MODULES if m.startswith("perceptron_lib.core")
+)
+DRAWING = sorted(m for m in MODULES if m.startswith("perceptron_lib.draw"))
 
 
 @pytest.mark.parametrize("module", COMPUTATION)
@@ -54,22 +145,13 @@ def test_computation_imports_no_drawing_library(module):
     assert out.strip() == "[]", f"importing {module} loaded {out.strip()}"
 
 
-@pytest.mark.parametrize(("old", "new"), list(MOVED))
-def test_moved_names_keep_their_old_address(old, new):
-    import importlib
-
-    old_mod = importlib.import_module(f"perceptron_lib.{old}")
-    new_mod = importlib.import_module(f"perceptron_lib.{new}")
-    for name in MOVED[old, new]:
-        assert getattr(old_mod, name) is getattr(new_mod, name), f"perceptron_lib.{old}.{name}"
-        assert name in new_mod.__all__
+@pytest.mark.parametrize("module", DRAWING)
+def test_drawing_imports_no_widget_library(module):
+    code = f"import sys, {module}; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False", f"importing {module} loaded ipywidgets"
 
 
-@pytest.mark.parametrize("module", [f"perceptron_lib.{new}" for _, new in MOVED])
-def test_a_new_module_imports_first_in_a_fresh_interpreter(module):
-    subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=True)
-
-
-@pytest.mark.parametrize("module", WIDGETS)
-def test_a_widget_module_imports_first_in_a_fresh_interpreter(module):
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_imports_first_in_a_fresh_interpreter(module):
     subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, check=True)

@@ -4,8 +4,8 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from perceptron_lib import style
-from perceptron_lib.widgets import LiveFigure
+from perceptron_lib.draw import style
+from perceptron_lib.player import LiveFigure
 
 
 def _live():

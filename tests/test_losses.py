@@ -6,19 +6,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from perceptron_lib.losses import (
+from perceptron_lib.core.loss_surfaces import kink_lines, loss_surface, param_grid
+from perceptron_lib.core.losses import (
     hinge_loss,
-    kink_lines,
     loss_of_margin,
-    loss_surface,
     margins,
-    param_grid,
     perceptron_loss,
-    perceptron_subgradient,
     signed_distance,
     slope_of_margin,
     zero_one_loss,
 )
+from perceptron_lib.core.subgradients import perceptron_subgradient
 
 LOSS_FNS = {"zero_one": zero_one_loss, "perceptron": perceptron_loss, "hinge": hinge_loss}
 FAST = settings(max_examples=60, deadline=None)
@@ -270,7 +268,7 @@ def test_surface_equals_pointwise_loop(loss, reduction):
 
 
 def test_surface_blocks_give_the_same_answer(monkeypatch):
-    import perceptron_lib.loss_surfaces as L  # loss_surface and its block size moved there
+    import perceptron_lib.core.loss_surfaces as L
 
     rng = np.random.default_rng(2)
     X, y = rng.normal(size=(13, 3)), np.where(rng.random(13) < 0.5, -1, 1)
@@ -372,8 +370,9 @@ def test_inputs_are_not_modified_and_lists_are_accepted():
 
 
 def test_loss_along_run_matches_pointwise_losses():
-    from perceptron_lib import data, fit_batch, fit_perceptron
-    from perceptron_lib.losses import loss_along_run
+    from perceptron_lib import fit_batch, fit_perceptron
+    from perceptron_lib.core import data
+    from perceptron_lib.core.loss_surfaces import loss_along_run
 
     X, y = data.no_origin_separator()
     run = fit_perceptron(X, y, max_epochs=3)
@@ -390,7 +389,7 @@ def test_loss_along_run_matches_pointwise_losses():
 
 
 def test_loss_along_run_rejects_non_runs():
-    from perceptron_lib.losses import loss_along_run
+    from perceptron_lib.core.loss_surfaces import loss_along_run
 
     with pytest.raises(TypeError, match="must be a Run"):
         loss_along_run([1, 2], HX, HY)

@@ -10,15 +10,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.data import collinear, no_origin_separator, separable, small_2d, xor
-from perceptron_lib.margins import (
-    geometric_margin,
-    is_separable,
-    max_margin_separator,
-    mistake_bound,
-    offset_mistake_bound,
-    radius,
-)
+from perceptron_lib.core.bounds import mistake_bound, offset_mistake_bound
+from perceptron_lib.core.data import collinear, no_origin_separator, separable, small_2d, xor
+from perceptron_lib.core.margins import geometric_margin, is_separable, max_margin_separator, radius
 
 SQRT2 = np.sqrt(2.0)
 
@@ -154,7 +148,7 @@ def test_max_margin_beats_the_true_and_the_perceptron_separator(d, frac, bias, s
 
 
 def test_max_margin_on_digits():
-    from perceptron_lib.data import digits
+    from perceptron_lib.core.data import digits
 
     X, y = digits((0, 1))
     sep = max_margin_separator(X, y)

@@ -19,7 +19,7 @@ For every notebook in ``notebooks/`` and ``notebooks/solutions/``:
 * instructor notes only in ``metadata.speaker_notes``: no ``notes`` slide cell, no "Speaker
   notes" or "Ask the room" in a cell a student reads;
 * every figure has alt text: no bare ``plt.show()`` (figures go through
-  ``perceptron_lib.display.show_figure(fig, alt=...)``), and every saved PNG output has an
+  ``perceptron_lib.draw.display.show_figure(fig, alt=...)``), and every saved PNG output has an
   ``alt`` in its metadata;
 * links: each course notebook is in README.md and linked from ``00_start_here.ipynb``; every
   relative ``.ipynb`` link in any notebook's markdown points to an existing file.

@@ -1,4 +1,4 @@
-"""perceptron_lib.own_data: the point editor's pure part (summary, the points as text and back, snapping)."""
+"""perceptron_lib.core.own_data: the point editor's pure part (summary, the points as text and back, snapping)."""
 
 import math
 
@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_lib import data, fit_perceptron, own_data
-from perceptron_lib.bounds import mistake_bound, offset_mistake_bound
-from perceptron_lib.margins import radius
-from perceptron_lib.own_data import (
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, own_data
+from perceptron_lib.core.bounds import mistake_bound, offset_mistake_bound
+from perceptron_lib.core.margins import radius
+from perceptron_lib.core.own_data import (
     MAX_POINTS,
     empty_run,
     fit_settings,

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.averaged import fit_averaged
-from perceptron_lib.data import blobs
-from perceptron_lib.panels.averaged import AveragedLinePanel, CurvesPanel
-from perceptron_lib.plotting import boundary_points
+from perceptron_lib.core.averaged import fit_averaged
+from perceptron_lib.core.data import blobs
+from perceptron_lib.draw.plotting import boundary_points
+from perceptron_lib.player.panels.averaged import AveragedLinePanel, CurvesPanel
 
 
 @pytest.fixture(scope="module")

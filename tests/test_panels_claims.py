@@ -7,12 +7,18 @@ import pytest
 from PIL import Image
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib import style as S
-from perceptron_lib.data import separable, small_2d
-from perceptron_lib.margins import mistake_bound
-from perceptron_lib.panels.claims import BOUND_COLOR, ClaimsPanel, draw_bound_sweep, draw_separators, plot_claims
-from perceptron_lib.proof import adversarial_run, trace
-from perceptron_lib.widgets import StepThrough
+from perceptron_lib.core.bounds import mistake_bound
+from perceptron_lib.core.data import separable, small_2d
+from perceptron_lib.core.proof import adversarial_run, trace
+from perceptron_lib.draw import style as S
+from perceptron_lib.player import StepThrough
+from perceptron_lib.player.panels.claims import (
+    BOUND_COLOR,
+    ClaimsPanel,
+    draw_bound_sweep,
+    draw_separators,
+    plot_claims,
+)
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from perceptron_lib import data, fit_perceptron, kernels, style
-from perceptron_lib.panels import lifted as pics
-from perceptron_lib.widgets import LiftedPanel, LiveFigure, StepThrough
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data, kernels
+from perceptron_lib.draw import style
+from perceptron_lib.player import LiftedPanel, LiveFigure, StepThrough
+from perceptron_lib.player.panels import lifted as pics
 
 
 @pytest.fixture(scope="module")

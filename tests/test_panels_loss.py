@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from perceptron_lib import data, fit_batch, fit_perceptron, losses
-from perceptron_lib.panels import loss as LP
-from perceptron_lib.switch import RunSwitch
-from perceptron_lib.widgets import DataPanel, LiveFigure, LossPanel, StepThrough
+from perceptron_lib import fit_batch, fit_perceptron
+from perceptron_lib.core import data, loss_surfaces, losses, subgradients
+from perceptron_lib.player import DataPanel, LiveFigure, LossPanel, RunSwitch, StepThrough
+from perceptron_lib.player.panels import loss as LP
+from perceptron_lib.player.panels import loss_slice, loss_views
 
 X, Y = data.small_2d()
 X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
@@ -86,7 +87,7 @@ def test_supporting_lines_and_plane():
 def test_subgradient_gap_sign():
     (ax0, ax1) = axes(2)
     u = np.array([1.0, 0.0, 0.0])
-    g0, g1 = (losses.perceptron_subgradient(u[:2], u[2], X, Y, at_kink=t).vector for t in (0.0, 1.0))
+    g0, g1 = (subgradients.perceptron_subgradient(u[:2], u[2], X, Y, at_kink=t).vector for t in (0.0, 1.0))
     assert LP.draw_subgradient_gap(ax0, X, Y, u, g1) >= -1e-12
     assert LP.draw_subgradient_gap(ax1, X, Y, u, g0 + 1.5 * (g1 - g0), colorbar=False) < 0
 
@@ -95,7 +96,7 @@ def test_subgradient_gap_sign():
 
 
 def check_kinks(sl, b):
-    P = losses.kink_lines(X, center=[0, 0, b])
+    P = loss_surfaces.kink_lines(X, center=[0, 0, b])
     segs = sl.kink_segments()
     assert len(segs) >= 1
     for i, seg in segs.items():
@@ -105,9 +106,9 @@ def check_kinks(sl, b):
 
 def test_loss_slice_levels_kinks_and_layers():
     (ax,) = axes()
-    sl = LP.LossSlice(ax, X, Y, b=0.0, num=41)
+    sl = loss_slice.LossSlice(ax, X, Y, b=0.0, num=41)
     assert sl.levels[0] == 0 and sl.levels[1] == pytest.approx(1e-12)  # the zero band is the zero set
-    np.testing.assert_allclose(sl.values(0.0), losses.loss_surface(X, Y, np.stack(
+    np.testing.assert_allclose(sl.values(0.0), loss_surfaces.loss_surface(X, Y, np.stack(
         [sl.A, sl.B, np.zeros_like(sl.A)], axis=-1)))
     check_kinks(sl, 0.0)
     assert len(sl.kink_segments()) == len(X)  # b = 0: every kink line crosses the box at w = 0
@@ -125,15 +126,15 @@ def test_loss_slice_levels_kinks_and_layers():
 
 def test_loss_slice_zero_one_and_errors():
     (ax,) = axes()
-    sl = LP.LossSlice(ax, X, Y, loss="zero_one", num=31, colorbar=True)
+    sl = loss_slice.LossSlice(ax, X, Y, loss="zero_one", num=31, colorbar=True)
     np.testing.assert_allclose(sl.levels, (np.arange(len(X) + 2) - 0.5) / len(X))
     with pytest.raises(ValueError, match="2 features"):
-        LP.LossSlice(ax, np.ones((3, 3)), [1, -1, 1])
+        loss_slice.LossSlice(ax, np.ones((3, 3)), [1, -1, 1])
 
 
 def test_loss_plane_view_in_a_live_figure():
     live = LiveFigure(1, 2)
-    view = LP.LossPlaneView(live.axes, X, Y)
+    view = loss_views.LossPlaneView(live.axes, X, Y)
     live.bind(view.show, w1=widgets.FloatSlider(value=1.0, min=-3, max=3, step=0.5),
               w2=widgets.FloatSlider(value=-2.0, min=-3, max=3, step=0.5),
               b=widgets.FloatSlider(value=1.0, min=-3, max=3, step=0.5))
@@ -153,10 +154,10 @@ def test_loss_plane_view_in_a_live_figure():
 @pytest.mark.parametrize("theta", [0.0, 1.0])
 def test_subgradient_view_arrows_add_up(point, theta):
     (ax0, ax1) = axes(2)
-    view = LP.SubgradientView([ax0, ax1], X, Y)
+    view = loss_views.SubgradientView([ax0, ax1], X, Y)
     view.show(*point, theta)
     w = np.array(point[:2])
-    g = losses.perceptron_subgradient(w, point[2], X, Y, at_kink=theta)
+    g = subgradients.perceptron_subgradient(w, point[2], X, Y, at_kink=theta)
     tip = w.copy()
     for i, arr in enumerate(view.arrows):
         share = g.contributions[i, :2] / len(Y)
@@ -179,7 +180,7 @@ def test_subgradient_view_arrows_add_up(point, theta):
 def test_contour_path_panel_follows_the_run(monkeypatch):
     run = fit_perceptron(X8, Y8)
     # fixed arrow scale: the main panel's scale note would otherwise ask for full redraws of its own
-    p = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(), LossPanel(losses.loss_along_run, "L")],
+    p = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(), LossPanel(loss_surfaces.loss_along_run, "L")],
                     data_panel=DataPanel(arrow_scale=0.2))
     panel = p.panels[1]  # the scene's copy
     assert panel.blit_layers  # b takes two values in this run
@@ -200,29 +201,29 @@ def test_contour_path_panel_follows_the_run(monkeypatch):
 
 def test_contour_path_panel_fixed_b_and_redraw_fallback():
     run = fit_perceptron(X8, Y8)
-    p = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(b=0.0)])
+    p = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(b=0.0)])
     fixed = p.panels[1]
     p.seek(1)
     assert fixed.slice.b == 0.0 and not fixed.blit_layers
-    p2 = StepThrough(run, X8, Y8, panels=[LP.ContourPathPanel(max_layers=1)])
+    p2 = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(max_layers=1)])
     capped = p2.panels[1]
     assert not capped.blit_layers
     p2.seek(1)
     assert capped.slice.b == run.history.b[1] and capped.redraw is False  # the player consumed the flag
     homogeneous = fit_perceptron(X8, Y8, fit_bias=False)
-    p3 = StepThrough(homogeneous, X8, Y8, panels=[LP.ContourPathPanel()])
+    p3 = StepThrough(homogeneous, X8, Y8, panels=[loss_slice.ContourPathPanel()])
     p3.seek(p3.K)
     with pytest.raises(ValueError, match="'current' or a number"):
-        LP.ContourPathPanel(b="now")
+        loss_slice.ContourPathPanel(b="now")
     X3 = np.column_stack([np.ones(len(Y8)), X8])  # bias absorbed: the main panel shows it, the path panel cannot
     with pytest.raises(ValueError, match="2 features"):
-        StepThrough(fit_perceptron(X3, Y8), X3, Y8, panels=[LP.ContourPathPanel()])
+        StepThrough(fit_perceptron(X3, Y8), X3, Y8, panels=[loss_slice.ContourPathPanel()])
 
 
 def test_run_switch_swaps_runs_and_renders_fallback():
     runs = {"online": fit_perceptron(X8, Y8), "batch": fit_batch(X8, Y8),
             "flipped": (fit_perceptron(X8, -Y8), X8, -Y8), "stuck": fit_perceptron(X8, Y8, update_on="negative")}
-    p = StepThrough(runs["online"], X8, Y8, panels=[LossPanel(losses.loss_along_run, "L")])
+    p = StepThrough(runs["online"], X8, Y8, panels=[LossPanel(loss_surfaces.loss_along_run, "L")])
     sw = RunSwitch(p, runs, description="run")
     assert repr(sw) == "<RunSwitch: online | batch | flipped | stuck; showing online>"
     assert sw._repr_mimebundle_()[0]["text/plain"] == repr(sw)

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from perceptron_lib import analysis as A
-from perceptron_lib import data, fit_perceptron
-from perceptron_lib.panels import updates as U
-from perceptron_lib.switch import with_controls
-from perceptron_lib.widgets import StepThrough
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import analysis as A
+from perceptron_lib.core import data
+from perceptron_lib.player import StepThrough, with_controls
+from perceptron_lib.player.panels import updates as U
 
 
 @pytest.fixture(scope="module")

@@ -22,10 +22,10 @@ import pytest
 from PIL import Image
 
 from perceptron_lib import fit_perceptron
-from perceptron_lib.perceptron import is_mistake, scores
-from perceptron_lib.widgets import DataPanel, LiveFigure, StepThrough
+from perceptron_lib.core.perceptron import is_mistake, scores
+from perceptron_lib.player import DataPanel, LiveFigure, StepThrough
 
-RECORD_ENV = "PERCEPTRON_COURSE_RECORD"  # the recording contract (perceptron_lib.recording)
+RECORD_ENV = "PERCEPTRON_COURSE_RECORD"  # the recording contract (perceptron_lib.player.recording)
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 LESSONS = sorted(p.name for p in NOTEBOOKS.glob("0[1-5]_*.ipynb"))
@@ -35,11 +35,7 @@ Y8 = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
 
 
 def _switch_cls():
-    from perceptron_lib.panels import loss
-
-    if hasattr(loss, "RunSwitch"):  # the old code kept it in the lesson module
-        return loss.RunSwitch
-    from perceptron_lib.switch import RunSwitch
+    from perceptron_lib.player import RunSwitch
 
     return RunSwitch
 
@@ -233,7 +229,7 @@ def test_defect3_everything_drawn_stays_inside_at_every_k(course):
 
 
 def test_defect3_xor_and_six_points_named_in_the_issue():
-    from perceptron_lib import data
+    from perceptron_lib.core import data
 
     X, y = data.xor()
     check_inside_at_every_k(StepThrough(fit_perceptron(X, y), X, y), "XOR")
@@ -331,7 +327,7 @@ def test_a_key_handler_takes_keys_first():
 def test_back_gives_back_the_same_picture_bytes():
     """Lesson 00's player: its title reaches the canvas's top row, which a background copied with
     copy_from_bbox(fig.bbox) missed, so every step left pixels behind (stray dots above the title)."""
-    from perceptron_lib import data
+    from perceptron_lib.core import data
 
     X, y = data.separable(10, margin=0.2, bias=True, seed=4)
     player = StepThrough(fit_perceptron(X, y), X, y)
@@ -348,8 +344,8 @@ def test_back_gives_back_the_same_picture_bytes():
 def test_switch_recording_shows_one_run_at_a_time():
     """A switch's recording is one run on show behind labelled buttons, not every run stacked (which
     made 02's slides five times too tall to fit 1280x720)."""
-    from perceptron_lib import data
-    from perceptron_lib.widgets import RunSwitch
+    from perceptron_lib.core import data
+    from perceptron_lib.player import RunSwitch
 
     X, y = data.separable(10, margin=0.2, bias=True, seed=4)
     player = StepThrough(fit_perceptron(X, y), X, y)

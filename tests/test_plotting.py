@@ -1,4 +1,4 @@
-"""Tests of perceptron_lib.style and perceptron_lib.plotting: they read artists' data, not pixels."""
+"""Tests of perceptron_lib.draw.style and perceptron_lib.draw.plotting: they read artists' data, not pixels."""
 
 import json
 import os
@@ -12,8 +12,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from perceptron_lib import plotting as P
-from perceptron_lib import style as S
+from perceptron_lib.draw import arrows as AR
+from perceptron_lib.draw import plotting as P
+from perceptron_lib.draw import style as S
+from perceptron_lib.draw import surfaces as SU
 
 
 def make_ax(projection=None, xlim=(-3, 3), ylim=(-2, 2)):
@@ -48,8 +50,8 @@ def snap():
     rc = mpl.rcParams
     return {k: repr(rc._get(k)) for k in rc}
 before = snap()
-import perceptron_lib, perceptron_lib.style, perceptron_lib.plotting, perceptron_lib.widgets
-from perceptron_lib import style
+import perceptron_lib, perceptron_lib.draw.style, perceptron_lib.draw.plotting, perceptron_lib.player
+from perceptron_lib.draw import style
 style.use("lecture")
 with style.context("notebook"):
     pass
@@ -60,15 +62,15 @@ print(json.dumps([k for k in before if before[k] != after.get(k)] + [k for k in 
 
 
 def test_env_var_picks_default_preset():
-    code = "from perceptron_lib import style; print(style.current().name)"
+    code = "from perceptron_lib.draw import style; print(style.current().name)"
     assert run_py(code) == "notebook"
     assert run_py(code, {"COURSE_STYLE": "lecture"}) == "lecture"
     assert run_py(code, {"COURSE_STYLE": " Lecture "}) == "lecture"
     # The environment wins over the notebooks' own use("notebook"): one variable switches a session.
-    code_use = "from perceptron_lib import style; style.use('notebook'); print(style.current().name)"
+    code_use = "from perceptron_lib.draw import style; style.use('notebook'); print(style.current().name)"
     assert run_py(code_use, {"COURSE_STYLE": "lecture"}) == "lecture"
     assert run_py(code_use) == "notebook"
-    code_ctx = "from perceptron_lib import style\nwith style.context('notebook'): print(style.current().name)"
+    code_ctx = "from perceptron_lib.draw import style\nwith style.context('notebook'): print(style.current().name)"
     assert run_py(code_ctx, {"COURSE_STYLE": "lecture"}) == "notebook"
 
 
@@ -219,7 +221,7 @@ def test_w_arrow_starts_on_boundary_and_is_normal():
     ax = make_ax()
     w, b = np.array([1.0, 2.0]), -1.0
     line = P.draw_boundary(ax, w, b)
-    arrow = P.draw_w_arrow(ax, w, b)
+    arrow = AR.draw_w_arrow(ax, w, b)
     assert on_line([arrow.start], w, b)  # starts on the boundary
     np.testing.assert_allclose(arrow.start, -b * w / (w @ w))  # closest point to the origin
     np.testing.assert_allclose(arrow.delta, w)
@@ -227,30 +229,30 @@ def test_w_arrow_starts_on_boundary_and_is_normal():
     assert abs(np.dot(seg[1] - seg[0], arrow.delta)) < 1e-9  # normal to the boundary
     np.testing.assert_allclose(arrow.patch.get_path().vertices[0], arrow.start, atol=1e-9)
     assert arrow.get_visible()
-    P.update_w_arrow(arrow, (3, 0), 0.0, scale=0.5)  # homogeneous: from the origin
+    AR.update_w_arrow(arrow, (3, 0), 0.0, scale=0.5)  # homogeneous: from the origin
     np.testing.assert_allclose(arrow.start, [0, 0])
     np.testing.assert_allclose(arrow.end, [1.5, 0])
-    P.update_w_arrow(arrow, (0, 0), 1.0)
+    AR.update_w_arrow(arrow, (0, 0), 1.0)
     assert not arrow.get_visible()  # w = 0: hidden
-    P.update_w_arrow(arrow, (1, 1), 0.0, anchor=(1, -1))
+    AR.update_w_arrow(arrow, (1, 1), 0.0, anchor=(1, -1))
     np.testing.assert_allclose([arrow.start, arrow.end], [[1, -1], [2, 0]])
-    np.testing.assert_allclose(P.w_arrow_anchor((0, 0), 5), [0, 0])
+    np.testing.assert_allclose(AR.w_arrow_anchor((0, 0), 5), [0, 0])
 
 
 def test_update_arrow_and_head_size():
     ax = make_ax()
-    arr = P.draw_update_arrow(ax, (1, 1), (0.5, -1))
+    arr = AR.draw_update_arrow(ax, (1, 1), (0.5, -1))
     np.testing.assert_allclose(arr.start, [1, 1])
     np.testing.assert_allclose(arr.end, [1.5, 0])
     np.testing.assert_allclose(arr.delta, [0.5, -1])
-    P.update_arrow(arr, (0, 0), (2, 0))
+    AR.update_arrow(arr, (0, 0), (2, 0))
     np.testing.assert_allclose(arr.end, [2, 0])
     big_head = arr.patch.get_mutation_scale()
-    P.update_arrow(arr, (0, 0), (0.01, 0))
+    AR.update_arrow(arr, (0, 0), (0.01, 0))
     assert arr.patch.get_mutation_scale() < big_head  # a short arrow gets a small head
-    P.update_arrow(arr, (0, 0), (0, 0))
+    AR.update_arrow(arr, (0, 0), (0, 0))
     assert not arr.get_visible()
-    P.update_arrow(arr, (0, 0), (np.nan, 0))
+    AR.update_arrow(arr, (0, 0), (np.nan, 0))
     assert not arr.get_visible()
     arr.set((0, 0), (1, 1))
     assert arr.get_visible()
@@ -285,10 +287,10 @@ def test_ring_and_mistakes():
 def test_loss_curve_and_cursor():
     ax = make_ax()
     v = np.array([3.0, 2.0, 2.5, 0.0])
-    art = P.draw_loss_curve(ax, v, label="loss", ylabel="L")
+    art = SU.draw_loss_curve(ax, v, label="loss", ylabel="L")
     np.testing.assert_array_equal(art.line.get_ydata(), v)
     np.testing.assert_array_equal(art.dot.get_xydata(), [[0, 3.0]])
-    moved = P.update_cursor(art, 2)
+    moved = SU.update_cursor(art, 2)
     assert set(map(id, moved)) == {id(art.cursor), id(art.dot)}
     np.testing.assert_array_equal(art.cursor.get_xdata(), [2, 2])
     np.testing.assert_array_equal(art.dot.get_xydata(), [[2, 2.5]])
@@ -298,8 +300,8 @@ def test_loss_curve_and_cursor():
     np.testing.assert_array_equal(art.dot.get_xydata(), [[0, 3.0]])
     assert ax.get_ylabel() == "L" and ax.get_xlabel() == "update k"
     with pytest.raises(ValueError):
-        P.draw_loss_curve(ax, v, x=[0, 1])
-    empty = P.draw_loss_curve(make_ax(), [])
+        SU.draw_loss_curve(ax, v, x=[0, 1])
+    empty = SU.draw_loss_curve(make_ax(), [])
     assert empty.set_cursor(3) == [empty.cursor, empty.dot]
 
 
@@ -309,17 +311,17 @@ def test_contours_and_surface():
     A, B = np.meshgrid(a, bb)
     Z = A ** 2 + B ** 2
     ax = make_ax()
-    art = P.draw_contours(ax, a, bb, Z, point=(0.5, 0.5), path=([0, 0.5], [0, 0.5]), colorbar=True,
+    art = SU.draw_contours(ax, a, bb, Z, point=(0.5, 0.5), path=([0, 0.5], [0, 0.5]), colorbar=True,
                           xlabel="w1", ylabel="b")
     np.testing.assert_array_equal(art.point.get_xydata(), [[0.5, 0.5]])
     np.testing.assert_array_equal(art.path.get_xydata(), [[0, 0], [0.5, 0.5]])
     art.set_point(1, -1)
     np.testing.assert_array_equal(art.point.get_xydata(), [[1, -1]])
     assert art.colorbar is not None and ax.get_xlabel() == "w1"
-    lines_only = P.draw_contours(make_ax(), A, B, Z, filled=False)
+    lines_only = SU.draw_contours(make_ax(), A, B, Z, filled=False)
     assert lines_only.lines is None
     ax3 = make_ax("3d")
-    surf = P.draw_surface(ax3, a, bb, Z, point=(0, 0, 0), xlabel="w1", ylabel="b", zlabel="L")
+    surf = SU.draw_surface(ax3, a, bb, Z, point=(0, 0, 0), xlabel="w1", ylabel="b", zlabel="L")
     surf.set_point(1, 0.5, 1.25)
     xs, ys, zs = surf.point.get_data_3d()
     assert (xs[0], ys[0], zs[0]) == (1, 0.5, 1.25)
@@ -329,15 +331,15 @@ def test_contours_and_surface():
 def test_plane_polygon_lies_on_plane_and_in_box():
     box = np.array([[-1, 1], [-2, 2], [0, 3]], float)
     for w, b in [((0, 0, 1), -1.5), ((1, 1, 1), -1), ((1, 0, 0), 0.2), ((0.3, -2, 1), 0.5)]:
-        poly = P.plane_polygon(w, b, box)
+        poly = SU.plane_polygon(w, b, box)
         assert 3 <= len(poly) <= 6
         assert np.allclose(poly @ np.array(w, float) + b, 0, atol=1e-9)
         assert np.all(poly >= box[:, 0] - 1e-9) and np.all(poly <= box[:, 1] + 1e-9)
-    assert len(P.plane_polygon((0, 0, 1), -1.5, box)) == 4
-    assert len(P.plane_polygon((0, 0, 1), -10, box)) == 0  # above the box
-    assert len(P.plane_polygon((0, 0, 0), 1, box)) == 0
+    assert len(SU.plane_polygon((0, 0, 1), -1.5, box)) == 4
+    assert len(SU.plane_polygon((0, 0, 1), -10, box)) == 0  # above the box
+    assert len(SU.plane_polygon((0, 0, 0), 1, box)) == 0
     with pytest.raises(ValueError):
-        P.plane_polygon((1, 2), 0, box)
+        SU.plane_polygon((1, 2), 0, box)
 
 
 def test_draw_lifted_points_and_plane():
@@ -345,18 +347,18 @@ def test_draw_lifted_points_and_plane():
     X = rng.uniform(-1, 1, (30, 2))
     y = np.where((X ** 2).sum(1) < 0.5, 1, -1)
     ax3 = make_ax("3d")
-    art = P.draw_lifted(ax3, X, y, w=(0, 0, -1), b=0.5)
-    np.testing.assert_allclose(P.lifted_z(X), (X ** 2).sum(1))
+    art = SU.draw_lifted(ax3, X, y, w=(0, 0, -1), b=0.5)
+    np.testing.assert_allclose(SU.lifted_z(X), (X ** 2).sum(1))
     xs, ys, zs = art.pos._offsets3d
     np.testing.assert_allclose(np.column_stack([xs, ys, zs]),
-                               np.column_stack([X[y > 0], P.lifted_z(X[y > 0])]))
+                               np.column_stack([X[y > 0], SU.lifted_z(X[y > 0])]))
     assert len(art.polygon) == 4 and np.allclose(art.polygon[:, 2], 0.5)
-    moved = P.update_plane(art, (1, 0, 0), 0.0)
+    moved = SU.update_plane(art, (1, 0, 0), 0.0)
     assert moved == [art.plane] and art.plane.get_visible()
     assert np.allclose(art.polygon[:, 0], 0)  # x = 0
-    P.update_plane(art, (0, 0, 0), 1.0)
+    SU.update_plane(art, (0, 0, 0), 1.0)
     assert not art.plane.get_visible()
-    art2 = P.draw_lifted(make_ax("3d"), np.column_stack([X, P.lifted_z(X)]), y)  # 3 columns, no plane yet
+    art2 = SU.draw_lifted(make_ax("3d"), np.column_stack([X, SU.lifted_z(X)]), y)  # 3 columns, no plane yet
     assert not art2.plane.get_visible()
     ax3.figure.canvas.draw()
 
@@ -370,7 +372,7 @@ def test_no_pyplot_figures():
 def test_subplots_titles_and_legends_added_later_follow_the_preset():
     import matplotlib.pyplot as plt
 
-    from perceptron_lib import style as S2
+    from perceptron_lib.draw import style as S2
 
     for name in ("notebook", "lecture"):
         fig, ax = S2.subplots(style=name)

@@ -5,11 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron, proof
-from perceptron_lib.data import separable, small_2d
-from perceptron_lib.margins import max_margin_separator, mistake_bound, offset_mistake_bound, radius
-from perceptron_lib.perceptron import Run, is_mistake, scores
-from perceptron_lib.proof import ProofTrace, adversarial_run, augment, trace
+from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron
+from perceptron_lib.core import proof
+from perceptron_lib.core.bounds import mistake_bound, offset_mistake_bound
+from perceptron_lib.core.data import separable, small_2d
+from perceptron_lib.core.margins import max_margin_separator, radius
+from perceptron_lib.core.perceptron import is_mistake, scores
+from perceptron_lib.core.proof import ProofTrace, adversarial_run, augment, trace
+from perceptron_lib.core.runs import Run
 
 SQRT2 = np.sqrt(2.0)
 
@@ -209,7 +212,7 @@ def test_adversary_safety_limit_and_eta():
 
 
 def test_adversary_replays_in_the_player():
-    from perceptron_lib.widgets import StepThrough
+    from perceptron_lib.player import StepThrough
 
     X, y = small_2d()
     run = adversarial_run(X, y)

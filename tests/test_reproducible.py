@@ -7,8 +7,9 @@ turns floats into a choice, the choice must not move when its inputs move by rou
 import numpy as np
 import pytest
 
-from perceptron_lib import data, proof
-from perceptron_lib.margins import max_margin_separator, mistake_bound
+from perceptron_lib.core import data, proof
+from perceptron_lib.core.bounds import mistake_bound
+from perceptron_lib.core.margins import max_margin_separator
 
 
 def _nudged(u, eps, seed):

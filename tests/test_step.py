@@ -10,9 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_lib import fit_batch, fit_kernel_perceptron, fit_minibatch, fit_perceptron, kernels
-from perceptron_lib.perceptron import UPDATE_RULES, is_mistake, reference_perceptron, scores, step
-from perceptron_lib.proof import adversarial_run
+from perceptron_lib import fit_batch, fit_kernel_perceptron, fit_minibatch, fit_perceptron
+from perceptron_lib.core import kernels
+from perceptron_lib.core.perceptron import UPDATE_RULES, is_mistake, scores, step
+from perceptron_lib.core.proof import adversarial_run
+from perceptron_lib.core.training import reference_perceptron
 
 
 def data(seed, n=30, d=2, margin=0.2):

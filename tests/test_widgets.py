@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from perceptron_lib import data, fit_batch, fit_minibatch, fit_perceptron, kernels
-from perceptron_lib import plotting as P
-from perceptron_lib import style as S
-from perceptron_lib.perceptron import is_mistake, scores
-from perceptron_lib.widgets import SPEEDS, DataPanel, LiftedPanel, LossPanel, StepThrough
+from perceptron_lib import fit_batch, fit_minibatch, fit_perceptron
+from perceptron_lib.core import data, kernels
+from perceptron_lib.core.perceptron import is_mistake, scores
+from perceptron_lib.draw import style as S
+from perceptron_lib.draw import surfaces as SU
+from perceptron_lib.player import DataPanel, LiftedPanel, LossPanel, StepThrough
+from perceptron_lib.player.stepthrough import SPEEDS
 
 TINY_X, TINY_Y = [[2, 1], [-1, -2]], [1, -1]
 
@@ -522,8 +524,8 @@ def test_margin_claims_panel_through_the_protocol(blobs):
             W = np.column_stack([run.history.w, run.history.b])  # augmented (w, b)
             self.inner = W @ self.u
             self.sq = (W ** 2).sum(1)
-            self.a = P.draw_loss_curve(ax, self.inner, label="<u, w_t>")
-            self.b = P.draw_loss_curve(ax, self.sq, label="||w_t||^2")
+            self.a = SU.draw_loss_curve(ax, self.inner, label="<u, w_t>")
+            self.b = SU.draw_loss_curve(ax, self.sq, label="||w_t||^2")
             return [self.a.cursor, self.a.dot, self.b.dot]
 
         def update(self, k):
@@ -718,7 +720,7 @@ def test_to_html_frames_are_the_players_frames(blobs):
 
 
 def test_recording_page_controls_are_labelled():
-    from perceptron_lib.recording import recording_page
+    from perceptron_lib.player.recording import recording_page
 
     page = recording_page([("AAAA", "first picture", "k = 0"), ("BBBB", "second <picture>", "k = 1")])
     for act in ("Start", "Back", "Step", "End", "Play"):
@@ -742,7 +744,8 @@ def test_to_html_subsamples_long_runs():
 
 def test_fallback_is_folded_and_fold_rejects_non_animations():
     from perceptron_lib import fit_perceptron
-    from perceptron_lib.widgets import NO_KERNEL_SUMMARY, StepThrough, fold
+    from perceptron_lib.player import StepThrough
+    from perceptron_lib.player.recording import NO_KERNEL_SUMMARY, fold
 
     p = StepThrough(fit_perceptron([[2, 1], [-1, -2], [1, 3]], [1, -1, 1]), [[2, 1], [-1, -2], [1, 3]], [1, -1, 1])
     folded = p.fallback(max_frames=2, dpi=30)

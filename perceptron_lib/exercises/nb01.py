@@ -1,7 +1,7 @@
 """Checks for the exercises of notebook 01 · Loss geometry.
 
-Every exercise uses the six points of `perceptron_lib.data.small_2d` and the mean perceptron
-loss of the university script. The checks recompute the answer with `perceptron_lib.losses`.
+Every exercise uses the six points of `perceptron_lib.core.data.small_2d` and the mean perceptron
+loss of the university script. The checks recompute the answer with `perceptron_lib.core.losses`.
 
     >>> check_contributing(...)
     01.1: not attempted yet. Replace the ... with your answer and run the cell again.
@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from .. import data, losses
+from ..core import data, losses
 from . import Verdict, attempted, verdict
 
 __all__ = ["EX1_W", "EX1_B", "EX2_C", "check_contributing", "check_scaled_loss", "check_zero_loss_not_separator"]

@@ -1,8 +1,8 @@
 """Checks for the exercises of notebook 02 · Subgradients.
 
-The exercises use the six points of `perceptron_lib.data.small_2d` at w = (1, -1), b = -1,
+The exercises use the six points of `perceptron_lib.core.data.small_2d` at w = (1, -1), b = -1,
 where three examples sit exactly on the boundary. The checks recompute the answer with
-`perceptron_lib.losses.perceptron_subgradient`.
+`perceptron_lib.core.subgradients.perceptron_subgradient`.
 
     >>> check_cases(...)
     02.1: not attempted yet. Replace the ... with your answer and run the cell again.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import data, losses
+from ..core import data, subgradients
 from . import Verdict, attempted, verdict
 
 __all__ = ["EX_W", "EX_B", "check_cases", "check_subgradient", "check_other_subgradient"]
@@ -62,7 +62,7 @@ def check_cases(answer=...) -> Verdict:
             raise TypeError("give a list of six words, one per example, not one string")
         words = [_WORDS[str(a).strip().lower()] for a in ans]
         X, y, w, b = _problem()
-        right = losses.perceptron_subgradient(w, b, X, y).cases.tolist()
+        right = subgradients.perceptron_subgradient(w, b, X, y).cases.tolist()
         if len(words) != len(right):
             return verdict("02.1", ans, False, hint=f"give one word for each of the {len(right)} examples.")
         wrong = [i for i, (a, r) in enumerate(zip(words, right, strict=True)) if a != r]
@@ -82,11 +82,11 @@ def check_subgradient(answer=...) -> Verdict:
     def check(ans):
         v = _vector(ans)
         X, y, w, b = _problem()
-        right = losses.perceptron_subgradient(w, b, X, y, at_kink=1.0, reduction="sum").vector
+        right = subgradients.perceptron_subgradient(w, b, X, y, at_kink=1.0, reduction="sum").vector
         if np.allclose(v, right, atol=1e-9):
             return verdict("02.2", ans, True, praise=f"g = {right.tolist()}, the choice theta = 1 of the "
                                                      "loss-minimisation slides.")
-        zero = losses.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum").vector
+        zero = subgradients.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum").vector
         if np.allclose(v, zero, atol=1e-9):
             return verdict("02.2", ans, False, hint="that is the subgradient with theta = 0 (the script's "
                                                     "choice): here the boundary examples count in full.")
@@ -110,7 +110,7 @@ def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
 
         v = _vector(ans)
         X, y, w, b = _problem()
-        sub = losses.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum")
+        sub = subgradients.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum")
         base = sub.vector
         C = -(y[:, None] * np.hstack([X, np.ones((len(y), 1))]))[sub.cases == "boundary"]
         fit = lsq_linear(C.T, v - base, bounds=(0.0, 1.0), method="bvls")

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import margins
 from .._validation import check_X_y
-from ..perceptron import fit_perceptron, is_mistake
+from ..core import margins
+from ..core.perceptron import is_mistake
+from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, points_of, verdict
 
 __all__ = ["check_never_stops", "check_next_update", "check_quiet_start", "check_many_updates"]

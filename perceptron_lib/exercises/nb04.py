@@ -37,7 +37,7 @@ def check_bound(answer=..., X=None, y=None, u_other=None) -> Verdict:
     """Exercise 4.1: the bound (R/gamma)^2 with the maximum-margin separator, and with `u_other`.
 
     `answer` is a pair ``(bound_best, bound_other)`` of numbers. Both are recomputed with
-    `perceptron_lib.margins.mistake_bound`; a relative error of 0.2 % is accepted (rounding).
+    `perceptron_lib.core.bounds.mistake_bound`; a relative error of 0.2 % is accepted (rounding).
     """
     ex = "4.1"
     formula = ("Each bound is (R / gamma)^2 with R = max_i ||x_i|| and gamma = min_i y_i <u, x_i> for a UNIT "
@@ -45,7 +45,7 @@ def check_bound(answer=..., X=None, y=None, u_other=None) -> Verdict:
     hint = "give two numbers, (bound with the maximum-margin separator, bound with u_other). " + formula
     if not attempted(answer):
         return verdict(ex, answer)
-    from ..margins import mistake_bound
+    from ..core.bounds import mistake_bound
 
     try:
         best, other = mistake_bound(X, y), mistake_bound(X, y, u=u_other)
@@ -96,12 +96,13 @@ def tight_ratio(X, y, order="cyclic"):
     """(mistakes, bound, ratio) for the homogeneous perceptron on (X, y), eta = 1, from w = 0.
 
     ``order="cyclic"`` visits the rows in the order given, again and again; ``"adversarial"``
-    uses `perceptron_lib.proof.adversarial_run`. The bound uses the maximum-margin separator
+    uses `perceptron_lib.core.proof.adversarial_run`. The bound uses the maximum-margin separator
     through the origin. Raises ValueError if no hyperplane through the origin separates the data.
     """
-    from ..margins import is_separable, mistake_bound
-    from ..perceptron import fit_perceptron
-    from ..proof import adversarial_run
+    from ..core.bounds import mistake_bound
+    from ..core.margins import is_separable
+    from ..core.proof import adversarial_run
+    from ..core.training import fit_perceptron
 
     if not is_separable(X, y, fit_bias=False):
         raise ValueError("no line (hyperplane) through the origin separates these data, so there is no bound")
@@ -150,9 +151,9 @@ def check_tight(answer=...) -> Verdict:
 def check_half_bound(answer, *, points=4, fraction=0.5):
     """Exercise 4.3: four points (the editor, or (X, y)) that a line through the origin separates, on which
     the perceptron without offset, from w = 0 in cyclic order, makes at least half the bound (R/gamma)^2."""
-    from ..bounds import mistake_bound
-    from ..margins import is_separable
-    from ..training import fit_perceptron
+    from ..core.bounds import mistake_bound
+    from ..core.margins import is_separable
+    from ..core.training import fit_perceptron
 
     X, y = points_of(answer, max_points=points)
     if len(y) != points:

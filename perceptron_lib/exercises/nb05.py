@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import data, kernels, margins
-from ..perceptron import fit_perceptron
+from ..core import data, kernels, margins
+from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, points_of, verdict
 
 __all__ = ["EXERCISE_1", "RING", "ring", "psi", "check_circle", "check_lift", "check_kernel", "check_circle_needed"]
@@ -214,7 +214,7 @@ def check_kernel(kernel_fn=...) -> Verdict:
 def check_circle_needed(answer, *, at_least=6):
     """Exercise 5.4: at least 6 points (the editor, or (X, y)) that no line separates, but that the lift
     (x1, x2, x1^2 + x2^2) makes separable, and on whose lift the perceptron converges."""
-    from ..training import fit_perceptron
+    from ..core.training import fit_perceptron
 
     X, y = points_of(answer)
     if len(y) < at_least:

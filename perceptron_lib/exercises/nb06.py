@@ -25,7 +25,7 @@ _MIN_ETA, _MAX_EPOCHS = 0.005, 3000
 
 
 def _run():
-    from ..averaged import fit_averaged
+    from ..core.averaged import fit_averaged
 
     return fit_averaged(EXERCISE_X, EXERCISE_Y, epochs=EXERCISE_EPOCHS)
 
@@ -130,8 +130,8 @@ def check_margin_step(answer=..., X=None, y=None) -> Verdict:
             "between 0.01 and 1 with fit_perceptron(X, y, margin=1.0, eta=...).")
     if not attempted(answer):
         return verdict(ex, answer)
-    from ..margins import geometric_margin, max_margin_separator
-    from ..training import fit_perceptron
+    from ..core.margins import geometric_margin, max_margin_separator
+    from ..core.training import fit_perceptron
 
     try:
         best = max_margin_separator(X, y, fit_bias=True)

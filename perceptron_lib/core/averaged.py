@@ -1,0 +1,295 @@
+"""Answers for data no line separates: the averaged, voted and pocket perceptrons.
+
+`fit_averaged` runs the online perceptron (the one step rule, `perceptron.step`) for a fixed
+number of passes and keeps, besides the usual `Run`, how long each intermediate state survived.
+From that record come the three predictors of Freund and Schapire (1999): the last line, the
+averaged line (the mean of the states after each example, kept as a running sum at no extra cost
+per pass) and the vote of all the states weighted by their survival. `pocket` is Gallant's third
+answer: the state with the fewest training errors, at the price of one pass over the data per
+state.
+
+Convention (the same as scikit-learn's ``SGDClassifier(average=True)`` and Freund and Schapire's
+``c_k``): after each of the T examples seen, the current state is the state after that example's
+update (or the unchanged state). State k *survives* ``c_k`` examples: the number of examples
+after which it was the current state. The averaged weights are ``sum_k c_k w_k / T``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validation import (
+    check_choice,
+    check_eta,
+    check_positive_int,
+    check_rng,
+    check_start,
+    check_X,
+    check_X_y,
+    read_only,
+)
+from .perceptron import UPDATE_RULES, scores, step
+from .runs import History, Run
+from .training import ORDERS, check_margin
+
+__all__ = ["AveragedRun", "Pocket", "fit_averaged", "pocket", "voted_predict"]
+
+
+@dataclass(frozen=True, eq=False)
+class AveragedRun:
+    """An online run of a fixed number of passes, with its averaged and voted predictors.
+
+    Attributes
+    ----------
+    run : Run
+        The ordinary record (last state, history of updates); ``run.epochs`` is the number of passes.
+    t : ndarray of int, shape (K,)
+        For update k (1..K), the number of examples seen when it was made (1..T).
+    seen : int
+        T, the number of examples seen: passes x n.
+    w, b : ndarray (d,), float
+        The averaged line, ``sum_k c_k (w_k, b_k) / T``, from the running sum.
+    epoch_w, epoch_b : ndarray (passes, d), (passes,)
+        The averaged line at the end of each pass (the mean over the examples seen so far).
+    epoch_last_w, epoch_last_b : ndarray (passes, d), (passes,)
+        The last line at the end of each pass.
+    """
+
+    run: Run = field(repr=False)
+    t: np.ndarray = field(repr=False)
+    seen: int
+    w: np.ndarray
+    b: float
+    epoch_w: np.ndarray = field(repr=False)
+    epoch_b: np.ndarray = field(repr=False)
+    epoch_last_w: np.ndarray = field(repr=False)
+    epoch_last_b: np.ndarray = field(repr=False)
+
+    def __post_init__(self):
+        for name in ("t", "w", "epoch_w", "epoch_b", "epoch_last_w", "epoch_last_b"):
+            read_only(getattr(self, name))
+
+    @property
+    def survival(self) -> np.ndarray:
+        """``c_k`` for the states 0..K: examples after which state k was current; they sum to T."""
+        edges = np.concatenate([[1], self.t, [self.seen + 1]])
+        return np.diff(edges)
+
+    def averages(self) -> tuple[np.ndarray, np.ndarray]:
+        """The averaged line as it stood just after each update: ``(W, B)`` of shapes (K + 1, d), (K + 1,).
+
+        Row k (k >= 1) is the mean of the states after examples 1..t_k, update k's example included;
+        row 0 is the start (no example seen yet). For a player that draws the averaged line beside
+        the current one.
+        """
+        h = self.run.history
+        K = len(h) - 1
+        W, B = np.array(h.w, dtype=float), np.array(h.b, dtype=float)
+        if K == 0:
+            return W, B
+        t = self.t.astype(float)
+        d = np.diff(np.concatenate([[1.0], t]))  # state j's examples before update j + 1
+        cw = np.cumsum(d[:, None] * W[:-1], axis=0)  # sum_{j<k} d_j w_j for k = 1..K
+        cb = np.cumsum(d * B[:-1])
+        Wa = np.vstack([W[:1], (cw + W[1:]) / t[:, None]])
+        Ba = np.concatenate([B[:1], (cb + B[1:]) / t])
+        return Wa, Ba
+
+    def decision_function(self, X) -> np.ndarray:
+        """Scores of the averaged line, ``<w_avg, x> + b_avg``."""
+        return scores(self.w, self.b, _check_features(X, self.w.shape[0]))
+
+    def predict(self, X) -> np.ndarray:
+        """Labels of the averaged line, sgn(0) = -1."""
+        return np.where(self.decision_function(X) > 0, 1, -1)
+
+    def predict_last(self, X) -> np.ndarray:
+        """Labels of the last line, sgn(0) = -1."""
+        return np.where(scores(self.run.w, self.run.b, _check_features(X, self.w.shape[0])) > 0, 1, -1)
+
+    def predict_voted(self, X) -> np.ndarray:
+        """Labels of the vote of all states weighted by survival; see `voted_predict`."""
+        h = self.run.history
+        return voted_predict(h.w, h.b, self.survival, X)
+
+
+def _check_features(X, d: int) -> np.ndarray:
+    X = check_X(X)
+    if X.shape[1] != d:
+        raise ValueError(f"X must have {d} features like the training data; got {X.shape[1]}.")
+    return X
+
+
+def voted_predict(W, B, counts, X) -> np.ndarray:
+    """The voted perceptron: ``sgn(sum_k c_k sgn(<w_k, x> + b_k))``, every sgn with sgn(0) = -1.
+
+    Each state votes with its label, weighted by its survival count ``c_k`` (integers, so the
+    total is exact); a tied vote (total exactly 0) gives -1, as a score of 0 does.
+
+    Examples
+    --------
+    >>> W = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> voted_predict(W, np.zeros(3), [1, 2, 2], [[1.0, -1.0], [1.0, 1.0]]).tolist()
+    [-1, 1]
+    """
+    W, B = np.asarray(W, dtype=float), np.asarray(B, dtype=float)
+    counts = np.asarray(counts)
+    X = _check_features(X, W.shape[1])
+    votes = np.zeros(X.shape[0], dtype=np.int64)
+    for lo in range(0, len(B), 256):  # blocks of states: memory (256 x n), not (K x n)
+        s = scores(W[lo : lo + 256], B[lo : lo + 256], X)
+        votes += counts[lo : lo + 256].astype(np.int64) @ np.where(s > 0, 1, -1)
+    return np.where(votes > 0, 1, -1)
+
+
+def fit_averaged(
+    X,
+    y,
+    *,
+    epochs: int = 10,
+    eta: float = 1.0,
+    order: str = "cyclic",
+    rng=None,
+    w0=None,
+    b0: float = 0.0,
+    fit_bias: bool = True,
+    update_on: str = "nonpositive",
+    margin: float = 0.0,
+) -> AveragedRun:
+    """The online perceptron for exactly `epochs` passes, with the averaged line as a running sum.
+
+    Each example goes through `perceptron.step` once per pass (no early stop: the averaged line
+    keeps moving after the last update). The average of the states after each example is kept
+    without touching it on every example: with ``u = sum_k t_k * Delta_k`` over the updates
+    ``Delta_k`` made at example ``t_k``, the sum of the T states is
+    ``T w0 + (T + 1)(w_T - w0) - u``, so the extra cost is O(d) per update, none per example.
+
+    Parameters
+    ----------
+    X, y, eta, order, rng, w0, b0, fit_bias, update_on, margin
+        As in `training.fit_perceptron`.
+    epochs : int >= 1
+        Passes over the data.
+
+    Returns
+    -------
+    AveragedRun
+
+    Examples
+    --------
+    >>> ar = fit_averaged([[2, 1], [-1, -2]], [1, -1], epochs=2)
+    >>> ar.run.mistakes, ar.survival.tolist(), ar.w.tolist(), ar.b
+    (1, [0, 4], [2.0, 1.0], 1.0)
+    """
+    X, y = check_X_y(X, y)
+    eta = check_eta(eta)
+    epochs = check_positive_int(epochs, name="epochs")
+    order = check_choice(order, name="order", choices=ORDERS)
+    update_on = check_choice(update_on, name="update_on", choices=UPDATE_RULES)
+    margin = check_margin(margin, update_on)
+    n, d = X.shape
+    w, b = check_start(w0, b0, d)
+    w_start, b_start = w.copy(), b
+    gen = check_rng(rng) if order == "random" else None
+    rows_w, rows_b, rows_i, rows_e, rows_t, m_before = [], [], [], [], [], []
+    u_w, u_b = np.zeros(d), 0.0  # running sums of t_k * Delta_k
+    ew, eb, lw, lb = np.empty((epochs, d)), np.empty(epochs), np.empty((epochs, d)), np.empty(epochs)
+    t = 0
+    last_epoch_updates = 0
+    for epoch in range(1, epochs + 1):
+        before = len(rows_t)
+        for i in range(n) if gen is None else gen.permutation(n):
+            t += 1
+            w_new, b_new, updated = step(
+                w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias, margin=margin
+            )
+            if updated:
+                m_before.append(float(y[i] * scores(w, b, X[i][None, :])[0]))
+                u_w += t * (w_new - w)
+                u_b += t * (b_new - b)
+                w, b = w_new, b_new
+                rows_w.append(w)
+                rows_b.append(b)
+                rows_i.append(int(i))
+                rows_e.append(epoch)
+                rows_t.append(t)
+        # The mean of the states after examples 1..t, from the running sums (see above).
+        ew[epoch - 1] = w_start + ((t + 1) * (w - w_start) - u_w) / t
+        eb[epoch - 1] = b_start + ((t + 1) * (b - b_start) - u_b) / t
+        lw[epoch - 1], lb[epoch - 1] = w, b
+        last_epoch_updates = len(rows_t) - before
+    K = len(rows_t)
+    W = np.vstack([w_start[None, :]] + [r[None, :] for r in rows_w])
+    B = np.array([b_start] + rows_b, dtype=float)
+    idx = np.array(rows_i, dtype=np.intp)
+    hist_margin_after = y[idx] * (np.einsum("ij,ij->i", X[idx], W[1:]) + B[1:]) if K else np.empty(0)
+    batches = tuple(read_only(np.array([i], dtype=np.intp)) for i in rows_i)
+    hist = History(W, B, idx, np.array(rows_e, dtype=np.intp), np.array(m_before), hist_margin_after, batches)
+    run = Run(
+        w=w.copy(), b=float(b), mistakes=K, epochs=epochs, converged=last_epoch_updates == 0, cycle=None,
+        history=hist, method="online", eta=eta, update_on=update_on, order=order, fit_bias=bool(fit_bias),
+        n_samples=n, margin=margin,
+    )
+    return AveragedRun(
+        run=run, t=np.array(rows_t, dtype=np.int64), seen=t, w=ew[-1].copy(), b=float(eb[-1]),
+        epoch_w=ew, epoch_b=eb, epoch_last_w=lw, epoch_last_b=lb,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class Pocket:
+    """Gallant's pocket: the state of a run with the fewest training errors.
+
+    Attributes
+    ----------
+    k : int
+        The state kept (0 is the start); the earliest among equally good states.
+    w, b : ndarray (d,), float
+    errors : int
+        Its training errors (examples with ``y_i(<w,x_i>+b) <= 0``).
+    errors_per_state : ndarray of int, shape (K + 1,)
+        The training errors of every state of the run.
+    evaluations : int
+        The cost: K + 1 passes over the data to count errors, against the run's own passes.
+    """
+
+    k: int
+    w: np.ndarray
+    b: float
+    errors: int
+    errors_per_state: np.ndarray = field(repr=False)
+    evaluations: int
+
+    def __post_init__(self):
+        read_only(self.w)
+        read_only(self.errors_per_state)
+
+
+def pocket(run: Run, X, y) -> Pocket:
+    """The pocket algorithm with ratchet, read off a run: keep the state with fewest training errors.
+
+    As the run goes, after each update the new state's training errors are counted over the whole
+    data, and it replaces the one in the pocket only if it has strictly fewer (so the earliest of
+    equally good states stays). The errors are integers (from scores snapped at 0, see
+    `perceptron.scores`), so the choice is exact. Cost: one pass over the data per state.
+
+    Examples
+    --------
+    >>> from perceptron_lib.core.training import fit_perceptron
+    >>> X, y = [[1.0], [2.0], [-1.0], [1.5]], [1, 1, -1, -1]
+    >>> pk = pocket(fit_perceptron(X, y, max_epochs=3), X, y)
+    >>> pk.errors, pk.errors_per_state.tolist()
+    (1, [4, 2, 1, 2, 1, 2, 1, 2])
+    """
+    X, y = check_X_y(X, y)
+    h = run.history
+    if X.shape[1] != h.w.shape[1]:
+        raise ValueError(f"X must have {h.w.shape[1]} features like the run's data; got {X.shape[1]}.")
+    errs = np.empty(len(h), dtype=np.int64)
+    for lo in range(0, len(h), 256):
+        s = scores(h.w[lo : lo + 256], h.b[lo : lo + 256], X)
+        errs[lo : lo + 256] = (y * s <= 0).sum(axis=1)
+    k = int(np.argmin(errs))  # the first minimum: strict improvement only
+    return Pocket(k=k, w=h.w[k].copy(), b=float(h.b[k]), errors=int(errs[k]), errors_per_state=errs, evaluations=len(h))

@@ -1,0 +1,24 @@
+"""The players: what a student steps through, clicks and edits (ipywidgets and ipyevents).
+
+* `stepthrough`: `StepThrough`, which replays a run one state at a time;
+* `switch`: `RunSwitch` (one picture, several runs) and `with_controls` (a lesson's own controls);
+* `live`: `LiveFigure`, a picture redrawn from sliders;
+* `editor`: `PointEditor`, the student's own points on a player's picture;
+* `render` (one figure per player: drawn once, blitted, PNG), `picture` (the Image and its alt
+  text), `readout` (the words, pure), `recording` (the display bundle and the static recording);
+* `panels`: what a player draws (`DataPanel` first, then one module per lesson's need).
+
+The names below are the ones a lesson imports: ``from perceptron_lib.player import StepThrough``.
+"""
+
+from .editor import PointEditor
+from .live import LiveFigure
+from .panels.curves import LiftedPanel, LossPanel
+from .panels.data import DataPanel
+from .stepthrough import StepThrough
+from .switch import Controlled, RunSwitch, with_controls
+
+__all__ = [
+    "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure", "PointEditor",
+    "DataPanel", "LossPanel", "LiftedPanel",
+]

@@ -1,0 +1,132 @@
+"""Lesson 06's panels: the averaged line beside the current one, and curves along a run.
+
+    from perceptron_lib.player.panels.averaged import AveragedLinePanel, CurvesPanel
+    player = StepThrough(ar.run, X, y, panels=[AveragedLinePanel(ar), CurvesPanel({"last": e1, "averaged": e2})])
+
+Both follow the player's panel protocol (`perceptron_lib.player.stepthrough`): ``draw(ax, run, X, y)`` once per
+scene returns the moving artists, ``update(k)`` moves them to state k. They draw numbers computed
+elsewhere (`perceptron_lib.core.averaged`); they compute nothing themselves but the view.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.lines import Line2D
+
+from ...draw import plotting as _plot
+from ...draw import style as _style
+
+__all__ = ["AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR"]
+
+AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blue: blue is class -1)
+LAST_COLOR = _style.OKABE_ITO["black"]  #: the last (current) line, as the data panel draws it
+_CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
+                 _style.OKABE_ITO["sky_blue"])
+_CURVE_DASHES = ("-", "--", "-.", ":")
+
+
+class AveragedLinePanel:
+    """The data with the averaged line at update k (solid, green) and the current line (dashed, thin).
+
+    Parameters
+    ----------
+    averaged : AveragedRun
+        From `perceptron_lib.core.averaged.fit_averaged`; the player's run must be ``averaged.run``.
+    pad : float
+        Margin around the data, as a share of their range.
+    """
+
+    projection = None
+
+    def __init__(self, averaged, *, pad: float = 0.08, title: str = "averaged line (solid), last line (dashed)"):
+        self.averaged = averaged
+        self.pad = float(pad)
+        self.title = title
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        s = _style.current()
+        X = np.asarray(X, dtype=float)
+        self.W, self.B = self.averaged.averages()
+        if len(self.W) != len(run.history):
+            raise ValueError(
+                f"AveragedLinePanel got an averaged run with {len(self.W)} states but the player's run has "
+                f"{len(run.history)}; pass averaged.run to the player."
+            )
+        self.run = run
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.maximum(hi - lo, 1e-9)
+        ax.set_xlim(lo[0] - self.pad * span[0], hi[0] + self.pad * span[0])
+        ax.set_ylim(lo[1] - self.pad * span[1], hi[1] + self.pad * span[1])
+        ax.set_aspect("equal", adjustable="box")
+        _plot.draw_points(ax, X, y, legend=False)
+        self.last = _plot.draw_boundary(ax, run.history.w[0], run.history.b[0], color=LAST_COLOR,
+                                        linewidth=s.line_width * 0.6, linestyle=(0, (4, 3)), label="last line")
+        self.avg = _plot.draw_boundary(ax, self.W[0], self.B[0], color=AVERAGED_COLOR, linewidth=s.line_width * 1.2,
+                                       label="averaged line")
+        ax.set_title(self.title)
+        ax.legend(handles=[self.avg, self.last], loc="lower right", fontsize=s.legend_size, framealpha=0.9)
+        return [self.last, self.avg]
+
+    def update(self, k):
+        h = self.run.history
+        _plot.update_boundary(self.last, h.w[k], h.b[k])
+        _plot.update_boundary(self.avg, self.W[k], self.B[k])
+        return [self.last, self.avg]
+
+
+class CurvesPanel:
+    """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
+
+    Parameters
+    ----------
+    curves : dict of label -> array of length K + 1
+    ylabel : str
+    title : str, optional
+    """
+
+    projection = None
+
+    def __init__(self, curves: dict, *, ylabel: str = "test error", title: str | None = None):
+        if not curves:
+            raise ValueError("CurvesPanel needs at least one curve: {label: values}.")
+        self.curves = {str(k): np.asarray(v, dtype=float).ravel() for k, v in curves.items()}
+        self.ylabel = ylabel
+        self.title = title
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        s = _style.current()
+        n = len(run.history)
+        for label, v in self.curves.items():
+            if len(v) != n:
+                raise ValueError(
+                    f"CurvesPanel curve {label!r} has {len(v)} values but the run has {n} states (k = 0..{n - 1})."
+                )
+        self.dots = []
+        for j, (label, v) in enumerate(self.curves.items()):
+            colour = _CURVE_COLORS[j % len(_CURVE_COLORS)]
+            ax.plot(np.arange(n), v, color=colour, linestyle=_CURVE_DASHES[j % len(_CURVE_DASHES)],
+                    linewidth=s.line_width * 0.8, label=label, zorder=3)
+            dot = Line2D([], [], linestyle="none", marker="o", markersize=np.sqrt(s.marker_size) * 1.1,
+                         markerfacecolor=colour, markeredgecolor=_style.CURSOR_COLOR,
+                         markeredgewidth=s.marker_edge * 3, zorder=5)
+            ax.add_artist(dot)
+            self.dots.append((dot, v))
+        self.cursor = Line2D([0, 0], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
+                             linewidth=s.line_width * 0.9, zorder=4)
+        ax.add_artist(self.cursor)
+        ax.set_xlim(-0.02 * max(n - 1, 1), (n - 1) * 1.02 + 0.5)
+        ax.set_xlabel("update k")
+        ax.set_ylabel(self.ylabel)
+        ax.legend(loc="upper right", fontsize=s.legend_size, framealpha=0.9)
+        if self.title:
+            ax.set_title(self.title)
+        self.update(0)
+        return [self.cursor] + [d for d, _ in self.dots]
+
+    def update(self, k):
+        self.cursor.set_xdata([k, k])
+        for dot, v in self.dots:
+            dot.set_data([k], [v[k]])
+        return [self.cursor] + [d for d, _ in self.dots]

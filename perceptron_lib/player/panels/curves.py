@@ -1,0 +1,97 @@
+"""Two general panels for the player: `LossPanel` (a curve along the run with a cursor at k) and
+`LiftedPanel` (the 3-D view of a run on lifted data). The player protocol is in
+`perceptron_lib.player.stepthrough`; each scene draws its own copy of a panel.
+"""
+
+from __future__ import annotations
+
+import matplotlib as mpl
+import numpy as np
+
+from ...draw import style as _style
+from ...draw import surfaces as _surfaces
+
+__all__ = ["LossPanel", "LiftedPanel"]
+
+
+class LossPanel:
+    """A curve of given values along the run (one per state k = 0..K) with a cursor at k.
+
+    `values` is an array of length K + 1, or a callable ``values(run, X, y)`` returning one (use
+    a callable so the panel follows `StepThrough.set_run`). The panel draws the numbers it is
+    given; it computes nothing.
+    """
+
+    projection = None
+
+    def __init__(self, values, label="perceptron loss", *, ylabel=None, logy=False):
+        self.values = values
+        self.label = label
+        self.ylabel = ylabel
+        self.logy = logy
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        v = self.values(run, X, y) if callable(self.values) else self.values
+        v = np.asarray(v, dtype=float).ravel()
+        n = len(run.history)
+        if len(v) != n:
+            raise ValueError(
+                f"LossPanel {self.label!r} got {len(v)} values but the run has {n} states (k = 0..{n - 1}); "
+                "give one value per state, or a callable values(run, X, y)."
+            )
+        self.curve = _surfaces.draw_loss_curve(ax, v, ylabel=self.ylabel)
+        if self.logy:
+            ax.set_yscale("symlog")
+        ax.set_title(self.label)
+        return [self.curve.cursor, self.curve.dot]
+
+    def update(self, k):
+        return self.curve.set_cursor(k)
+
+
+class LiftedPanel:
+    """3-D view for a run on lifted data (x1, x2, x1^2 + x2^2): the lifted points and the current plane.
+
+    X may have the three lifted columns, or two (then z = x1^2 + x2^2). The run's w has length 3.
+    """
+
+    projection = "3d"
+
+    def __init__(self, *, elev=24, azim=-58, zoom=0.95, title="lifted: z = x₁² + x₂²"):
+        self.elev, self.azim, self.zoom, self.title = elev, azim, zoom, title
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        if run.history.w.shape[1] != 3:
+            raise ValueError(f"LiftedPanel needs a run on 3 lifted features; this run has w of length "
+                             f"{run.history.w.shape[1]}.")
+        s = _style.current()
+        self.run = run
+        self.Z = np.column_stack([X[:, 0], X[:, 1], X[:, 2] if X.shape[1] >= 3 else _surfaces.lifted_z(X)])
+        self.art = _surfaces.draw_lifted(ax, X, y, self.Z[:, 2], w=run.history.w[0], b=run.history.b[0])
+        (self.ring,) = ax.plot([], [], [], linestyle="none", marker="o", markerfacecolor="none",
+                               markeredgecolor=_style.RING_COLOR, markeredgewidth=s.ring_width,
+                               markersize=np.sqrt(s.ring_size) * 0.8, zorder=10)
+        ax.view_init(elev=self.elev, azim=self.azim)
+        pad = s.tick_size * 0.35
+        ax.set_xlabel("x₁", labelpad=pad)
+        ax.set_ylabel("x₂", labelpad=pad)
+        ax.set_zlabel("z", labelpad=pad * 0.6)
+        ax.set_title(self.title)
+        ax.tick_params(labelsize=s.tick_size * 0.8, pad=1)
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+            axis.set_major_locator(mpl.ticker.MaxNLocator(3))
+        ax.set_box_aspect(None, zoom=self.zoom)
+        self.update(0)
+        return [self.art.plane, self.ring]
+
+    def update(self, k):
+        st = self.run.history[k]
+        moved = self.art.set_plane(st.w, st.b)
+        if k > 0 and st.i >= 0:
+            p = self.Z[st.i]
+            self.ring.set_data_3d([p[0]], [p[1]], [p[2]])
+        else:
+            self.ring.set_data_3d([], [], [])
+        return moved + [self.ring]

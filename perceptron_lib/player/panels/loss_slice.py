@@ -1,0 +1,259 @@
+"""The loss over (w1, w2) at one b: `LossSlice` (contours, kink lines, zero-loss set, a point and a
+path) and `ContourPathPanel`, the player panel of a run's path on those contours.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.lines import Line2D
+
+from ..._validation import check_X_y
+from ...core import loss_surfaces as _loss_surfaces
+from ...draw import plotting as _plot
+from ...draw import style as _style
+from ..readout import num as _num
+
+__all__ = ["LossSlice", "ContourPathPanel", "LOSS_NAMES"]
+
+LOSS_NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
+_NAMES = LOSS_NAMES
+
+# --------------------------------------------------------------------------- loss over (w1, w2)
+
+
+class LossSlice:
+    """Contours of a data loss over (w1, w2) at one value of b, with each example's kink line.
+
+    The slice is the plane ``{(w1, w2, b) : b fixed}`` of parameter space. Example i has its
+    kink on the line ``<w, x_i> + b = 0`` (`loss_surfaces.kink_lines`), drawn dashed and labelled i; the
+    set where the loss is 0 is hatched. `set_b` shows the slice at another b (the levels stay
+    fixed, so colours compare); `set_point` and `set_path` move the marked point and path.
+
+    Everything that depends on b (contours, hatching, kink lines and labels) forms one *layer*.
+    Layers are built on first use and kept: going back to a b seen before only switches which
+    layer is visible. `layer_artists(b)` gives a layer's artists, so a player can blit them.
+
+    Parameters
+    ----------
+    ax : Axes
+    X, y : the data (2 features)
+    b : float
+        The slice shown first.
+    loss : {"perceptron", "zero_one", "hinge"}
+    reduction : {"mean", "sum"}
+    center, span : the box ``center +- span`` in (w1, w2); span a number or a pair
+    num : grid points per axis
+    levels : sequence, optional
+        Filled levels (default: about 10 steps up to the loss's maximum over the box at the first b).
+    kinks, kink_labels : bool
+        Draw the kink lines, and label them with the example's index.
+    colorbar : bool
+    """
+
+    def __init__(self, ax, X, y, *, b=0.0, loss="perceptron", reduction="mean", center=(0.0, 0.0), span=3.0,
+                 num=121, levels=None, kinks=True, kink_labels=True, colorbar=True, style=None):
+        self.s = s = _style.get(style)
+        self.X, self.y = check_X_y(X, y)
+        if self.X.shape[1] != 2:
+            raise ValueError(f"LossSlice draws a loss over (w1, w2): X needs 2 features; got {self.X.shape[1]}.")
+        self.ax, self.loss, self.reduction = ax, loss, reduction
+        c = np.asarray(center, float)
+        sp = np.broadcast_to(np.asarray(span, float), (2,))
+        self.a = np.linspace(c[0] - sp[0], c[0] + sp[0], num)
+        self.c = np.linspace(c[1] - sp[1], c[1] + sp[1], num)
+        self.A, self.B = np.meshgrid(self.a, self.c)
+        self.b = float(b)
+        Z = self.values(self.b)
+        self.levels = self._levels(Z) if levels is None else np.asarray(levels, float)
+        self.kinks, self.kink_labels = kinks, kink_labels
+        ax.set_xlim(self.a[0], self.a[-1])
+        ax.set_ylim(self.c[0], self.c[-1])
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_xlabel("w₁")
+        ax.set_ylabel("w₂")
+        self._layers = {}
+        self._layer(self.b, Z)
+        self.path = Line2D([], [], color="#FFFFFF", linewidth=s.line_width * 0.8, marker="o",
+                           markersize=np.sqrt(s.marker_size) * 0.5, markeredgecolor="#000000", zorder=4)
+        self.point = Line2D([], [], linestyle="none", marker="*", markersize=np.sqrt(s.marker_size) * 2.2,
+                            markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000",
+                            markeredgewidth=s.marker_edge * 1.5, zorder=5)
+        ax.add_artist(self.path)
+        ax.add_artist(self.point)
+        self.colorbar = None
+        if colorbar:
+            self.colorbar = ax.figure.colorbar(self._layers[self.b]["sets"][0], ax=ax, shrink=0.85)
+            self.colorbar.ax.tick_params(labelsize=s.tick_size)
+            lv = self.levels
+            ticks = (lv[:-1] + lv[1:]) / 2 if loss == "zero_one" else np.concatenate([[0.0], lv[3::2]])
+            self.colorbar.set_ticks(ticks, labels=[_num(round(t, 3)) for t in ticks])
+            self.colorbar.set_label(_NAMES.get(loss, loss), fontsize=s.label_size * 0.9)
+
+    # -- values
+    def values(self, b) -> np.ndarray:
+        """The loss on the grid at offset b, shape (num, num)."""
+        params = np.stack([self.A, self.B, np.full_like(self.A, float(b))], axis=-1)
+        return _loss_surfaces.loss_surface(self.X, self.y, params, loss=self.loss, reduction=self.reduction)
+
+    def _levels(self, Z):
+        n = len(self.X)
+        unit = 1.0 / n if self.reduction == "mean" else 1.0
+        if self.loss == "zero_one":
+            return (np.arange(n + 2) - 0.5) * unit
+        top = float(Z.max())
+        if top <= 0:
+            return np.array([0.0, 1e-12, unit])
+        raw = top / 10
+        mag = 10.0 ** np.floor(np.log10(raw))
+        step = mag * min(m for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+        # the first band [0, 1e-12] is exactly the zero-loss set
+        return np.concatenate([[0.0, 1e-12], np.arange(1, 12) * step])
+
+    # -- layers
+    def _layer(self, b, Z=None) -> dict:
+        """The artists of the slice at b, built on first use."""
+        if b in self._layers:
+            return self._layers[b]
+        import matplotlib as mpl
+
+        ax, s = self.ax, self.s
+        Z = self.values(b) if Z is None else Z
+        extend = "neither" if self.loss == "zero_one" else "max"
+        sets = [ax.contourf(self.A, self.B, Z, levels=self.levels, cmap=_style.CMAP, extend=extend, zorder=0.5),
+                ax.contour(self.A, self.B, Z, levels=self.levels, colors="#FFFFFF", linewidths=s.thin_width * 0.4,
+                           alpha=0.5, zorder=0.6)]
+        if self.loss != "zero_one" and np.any(Z <= 0):
+            with mpl.rc_context({"hatch.color": "#FFFFFF", "hatch.linewidth": s.thin_width * 0.6}):
+                sets.append(ax.contourf(self.A, self.B, Z, levels=[-1.0, 1e-12], colors="none", hatches=["///"],
+                                        zorder=0.7))
+        lines, texts = [], []
+        P = _loss_surfaces.kink_lines(self.X, center=[0.0, 0.0, b])
+        xl, yl = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
+        for i, (p, q, r) in enumerate(P):
+            seg = _plot.boundary_segment((p, q), r, xl, yl) if self.kinks and (p or q) else None
+            if seg is None:
+                continue
+            ln = Line2D(seg[:, 0], seg[:, 1], color="#FFFFFF", linestyle=(0, (5, 3)), linewidth=s.thin_width,
+                        zorder=3)
+            ax.add_artist(ln)
+            lines.append(ln)
+            if self.kink_labels:
+                # near one end of the segment, spread along it by index, so the labels of lines
+                # through one point (all lines meet at w = 0 when b = 0) do not sit on each other
+                at = seg[0] + (0.06 + 0.07 * (i % 3)) * (seg[1] - seg[0])
+                texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=3.5,
+                                     ha="center", va="center",
+                                     bbox=dict(boxstyle="circle,pad=0.15", facecolor="#FFFFFF", edgecolor="none",
+                                               alpha=0.85)))
+        layer = self._layers[b] = {"sets": sets, "lines": lines, "texts": texts, "index": [i for i, (p, q, r) in
+                                   enumerate(P) if self.kinks and (p or q) and _plot.boundary_segment((p, q), r, xl,
+                                                                                                   yl) is not None]}
+        return layer
+
+    def layer_artists(self, b=None) -> list:
+        """The artists of the layer at b (default: the one shown)."""
+        lay = self._layer(self.b if b is None else float(b))
+        return lay["sets"] + lay["lines"] + lay["texts"]
+
+    def kink_segments(self) -> dict:
+        """The kink lines drawn at the current b: {example index: (2, 2) array of the segment's ends}."""
+        lay = self._layer(self.b)
+        return {i: ln.get_xydata() for i, ln in zip(lay["index"], lay["lines"], strict=True)}
+
+    # -- moving parts
+    def set_b(self, b) -> bool:
+        """Show the slice at another b; True if the picture changed."""
+        b = float(b)
+        if b == self.b:
+            return False
+        for a in self.layer_artists():
+            a.set_visible(False)
+        self.b = b
+        for a in self.layer_artists(b):
+            a.set_visible(True)
+        return True
+
+    def set_point(self, w1, w2) -> list:
+        self.point.set_data([float(w1)], [float(w2)])
+        return [self.point]
+
+    def set_path(self, W) -> list:
+        W = np.asarray(W, float).reshape(-1, 2)
+        self.path.set_data(W[:, 0], W[:, 1])
+        return [self.path]
+
+
+# --------------------------------------------------------------------------- player panel
+
+
+class ContourPathPanel:
+    """A player panel: the run's path (w1, w2) on the contours of the loss over (w1, w2).
+
+    Parameters
+    ----------
+    b : "current" or float
+        "current": the contours are the slice at the current b_k (the path is then the shadow of
+        the run in that plane). A number: one fixed slice. For a run without offset
+        (``fit_bias=False``) the slice is its fixed b either way.
+    loss, reduction : as in `loss_surfaces.loss_surface`
+    span : float, optional
+        Half-width of the box; default: the whole path and the origin, padded.
+    max_layers : int
+        With b = "current", the slices of up to this many distinct b values are built once and
+        blitted (a step then costs a few ms more than a plain player's); past it, a step that
+        changes b asks the player for a full redraw.
+    """
+
+    projection = None
+
+    def __init__(self, *, b="current", loss="perceptron", reduction="mean", span=None, num=61, kinks=True,
+                 max_layers=12):
+        if not (b == "current" or isinstance(b, (int, float, np.floating, np.integer))):
+            raise ValueError(f"b must be 'current' or a number; got {b!r}.")
+        self.b_mode, self.loss, self.reduction = b, loss, reduction
+        self.span, self.num, self.kinks, self.max_layers = span, num, kinks, max_layers
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        W = np.asarray(run.history.w, float)
+        if W.shape[1] != 2:
+            raise ValueError(f"ContourPathPanel draws (w1, w2): the run needs 2 features; it has {W.shape[1]}.")
+        self.run, self.W, self.Bs = run, W, np.asarray(run.history.b, float)
+        self.follow = self.b_mode == "current" and bool(run.fit_bias)
+        b0 = float(self.Bs[0]) if self.b_mode == "current" else float(self.b_mode)
+        lo = np.minimum(W.min(axis=0), 0.0)
+        hi = np.maximum(W.max(axis=0), 0.0)
+        center = (lo + hi) / 2
+        span = float(self.span) if self.span is not None else float(max(hi - lo) / 2 * 1.2 + 1.0)
+        self.ax = ax
+        self.slice = LossSlice(ax, X, y, b=b0, loss=self.loss, reduction=self.reduction, center=center, span=span,
+                               num=self.num, kinks=self.kinks, colorbar=True)
+        ax.grid(False)  # the contours are drawn over it when they are blitted
+        moving = [self.slice.path, self.slice.point]
+        bs = sorted(set(self.Bs.tolist())) if self.follow else [b0]
+        self.blit_layers = self.follow and len(bs) <= self.max_layers
+        if self.blit_layers:
+            for bv in bs:
+                arts = self.slice.layer_artists(bv)
+                for a in arts:
+                    a.set_visible(bv == b0)
+                moving += arts
+            moving.append(ax.title)
+        self._title()
+        self.moving = moving
+        self.update(0)
+        return moving
+
+    def _title(self):
+        self.ax.title.set_text(f"path over (w₁, w₂), b = {_num(self.slice.b)}")
+
+    def update(self, k):
+        if self.follow and self.slice.set_b(self.Bs[k]):
+            self._title()
+            if not self.blit_layers:
+                self.redraw = True
+        self.slice.set_path(self.W[: k + 1])
+        self.slice.set_point(*self.W[k])
+        if self.blit_layers:
+            return [a for a in self.moving if a.get_visible()]
+        return [self.slice.path, self.slice.point]

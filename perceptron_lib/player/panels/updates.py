@@ -1,0 +1,217 @@
+"""Pictures for lesson 03 (hyperplane updates): epochs, single updates, several runs, digit weights.
+
+* `EpochPanel`: a `StepThrough` panel with the updates made in each epoch (bars) and the examples
+  misclassified after each epoch (line), both growing as the player steps; `draw_epoch_curves`
+  draws the finished picture on any axes.
+* `draw_update`: the state before and after one update, side by side, with the examples the
+  update broke marked.
+* `draw_final_boundaries`: the final boundaries of several runs over the data.
+* `draw_weight_image`: a weight vector of 64 pixels as an 8x8 image, in a diverging colour map
+  centred at 0, with a colorbar.
+
+`with_controls` (a player under a row of controls) lives with the player, in `perceptron_lib.player.switch`.
+
+As everywhere in `perceptron_lib`, the numbers come from the run's history
+(`perceptron_lib.core.analysis`); these functions only draw them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.lines import Line2D
+
+from ...core import analysis as _an
+from ...draw import plotting as _plot
+from ...draw import style as _style
+from .data import DataPanel
+
+__all__ = [
+    "BAR_COLOR",
+    "BROKEN_COLOR",
+    "WEIGHT_CMAP",
+    "EpochPanel",
+    "draw_epoch_curves",
+    "draw_update",
+    "draw_final_boundaries",
+    "draw_weight_image",
+]
+
+BAR_COLOR = _style.OKABE_ITO["sky_blue"]  #: bars: updates made during an epoch
+BROKEN_COLOR = _style.OKABE_ITO["orange"]  #: squares around examples an update broke
+WEIGHT_CMAP = "PuOr"  #: diverging, colour-blind safe: orange for w_j < 0, purple for w_j > 0
+
+
+# --------------------------------------------------------------------------- epochs
+
+
+class EpochPanel:
+    """Updates in epoch t (bars) and examples misclassified after epoch t (line), up to step k.
+
+    At step k the bars of finished epochs are full, the bar of the current epoch holds the
+    updates made in it so far, and the line has a point for every epoch whose last update has
+    been made (the state does not change after it until the next epoch). A vertical cursor
+    marks the current epoch. "Misclassified" is the run's own update test, as in the readout.
+    """
+
+    projection = None
+
+    def __init__(self, *, title="per epoch", legend=True):
+        self.title = title
+        self.legend = legend
+        self.redraw = False
+
+    def draw(self, ax, run, X, y):
+        s = _style.current()
+        self.run = run
+        self.mpe = np.asarray(run.mistakes_per_epoch, dtype=int)
+        self.err = _an.errors_after_epoch(run, X, y)
+        self.ends = _an.epoch_ends(run)
+        self.T = T = run.epochs
+        t = np.arange(1, T + 1)
+        self.bars = ax.bar(t, self.mpe, width=0.7, color=BAR_COLOR, edgecolor="#000000",
+                           linewidth=s.thin_width * 0.6, zorder=2, label="updates in epoch t")
+        (self.line,) = ax.plot(t, self.err, color=_style.CURVE_COLOR, linewidth=s.line_width * 0.8, marker="s",
+                               markersize=np.sqrt(s.marker_size) * 0.8, zorder=4,
+                               label="misclassified after epoch t")
+        self.cursor = Line2D([1, 1], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
+                             linewidth=s.line_width * 0.9, zorder=3, label="current epoch")
+        ax.add_artist(self.cursor)
+        top = max(int(self.mpe.max(initial=0)), int(self.err.max(initial=0)), 1)
+        ax.set_ylim(0, top * 1.08 + 0.3)
+        ax.set_xlim(0.4, T + 0.6)
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.yaxis.get_major_locator().set_params(integer=True)
+        ax.set_xlabel("epoch t")
+        ax.set_ylabel("examples")
+        if self.title:
+            ax.set_title(self.title)
+        if self.legend:
+            ncol = 2 if s.legend_size <= 12 else 1  # big lecture text: one column, so it fits under the panel
+            ax.legend(handles=[self.bars, self.line, self.cursor], loc="upper center", bbox_to_anchor=(0.5, -0.13),
+                      ncol=ncol, fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0)
+        self.update(len(run.history) - 1)
+        return list(self.bars.patches) + [self.line, self.cursor]
+
+    def current_epoch(self, k: int) -> int:
+        """The epoch shown as current at step k: that of update k (1 at the start, the last at the end)."""
+        K = len(self.run.history) - 1
+        if k >= K:
+            return self.T
+        if k <= 0:
+            return 1
+        return int(self.run.history.epoch[k - 1])
+
+    def update(self, k):
+        K = len(self.run.history) - 1
+        k = min(max(int(k), 0), K)
+        e = self.current_epoch(k)
+        epochs = self.run.history.epoch[:k]
+        for t, bar in enumerate(self.bars.patches, start=1):
+            bar.set_height(int(np.count_nonzero(epochs == t)))
+        done = self.ends[1:] <= k
+        if k < K:
+            done &= np.arange(1, self.T + 1) < e  # the current epoch is not over yet
+        t = np.arange(1, self.T + 1)
+        self.line.set_data(t[done], self.err[done])
+        self.cursor.set_xdata([e, e])
+        return list(self.bars.patches) + [self.line, self.cursor]
+
+
+def draw_epoch_curves(ax, run, X, y, *, title="per epoch", legend=True) -> EpochPanel:
+    """The finished `EpochPanel` picture (every epoch, no cursor) on a given axes."""
+    p = EpochPanel(title=title, legend=False)
+    p.draw(ax, run, X, y)
+    p.cursor.set_visible(False)
+    if legend:
+        s = _style.current()
+        ax.legend(handles=[p.bars, p.line], loc="upper right", fontsize=s.legend_size, framealpha=0.9)
+    return p
+
+
+# --------------------------------------------------------------------------- one update
+
+
+def draw_update(axes, run, X, y, k: int, *, legend=True):
+    """The state before update k (left) and after it (right), for 2-D data.
+
+    Left: the boundary and w before, the example about to be updated ringed, the misclassified
+    examples crossed. Right: the player's picture of update k (the boundary before dashed, the
+    arrows w before + eta*y*x = w after), with orange squares around the examples this update
+    broke. Returns the `perceptron_lib.core.analysis.UpdateEffect` of update k.
+    """
+    ax0, ax1 = axes
+    K = len(run.history) - 1
+    if not isinstance(k, (int, np.integer)) or not 1 <= k <= K:
+        raise ValueError(f"k must be an update of the run, from 1 to {K}; got {k!r}.")
+    effect = _an.update_effects(run, X, y)[k - 1]
+    s = _style.current()
+    after = DataPanel(legend=legend)
+    after.draw(ax1, run, np.asarray(X, float), np.asarray(y, float))
+    after.update(k)
+    before = DataPanel(legend=False, show_previous=False)
+    before.draw(ax0, run, np.asarray(X, float), np.asarray(y, float))
+    before.update(k - 1)
+    before.ghost.hide()
+    before.update_arrow.hide()
+    own = [effect.i] if effect.i >= 0 else list(run.history[k].batch)
+    _plot.update_ring(before.ring, before.P[own])
+    broken = Line2D(before.P[effect.broke, 0], before.P[effect.broke, 1], linestyle="none", marker="s",
+                    markersize=np.sqrt(s.ring_size) * 0.6, markerfacecolor="none", markeredgecolor=BROKEN_COLOR,
+                    markeredgewidth=s.ring_width * 0.75, zorder=7, label="broken by this update")
+    ax1.add_artist(broken)
+    ax0.set_title(f"before update {k}: {effect.errors_before} misclassified")
+    ax1.set_title(f"after update {k}: {effect.errors_after} misclassified")
+    leg = ax1.get_legend()
+    if leg is not None and len(effect.broke):  # the player's legend, plus the squares
+        handles = list(leg.legend_handles) + [broken]
+        labels = [t.get_text() for t in leg.get_texts()] + [broken.get_label()]
+        leg.remove()
+        ax1.legend(handles=handles, labels=labels, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
+                   fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0, handletextpad=0.5)
+    return effect
+
+
+# --------------------------------------------------------------------------- several runs
+
+
+def draw_final_boundaries(ax, X, y, runs, *, title=None, pad=0.12, legend=True):
+    """The data and the final boundary of each run (thin black lines), in one picture."""
+    s = _style.current()
+    X = np.asarray(X, dtype=float)
+    lo, hi = X[:, :2].min(axis=0), X[:, :2].max(axis=0)
+    half = (hi - lo) * (0.5 + pad)
+    mid = (lo + hi) / 2
+    ax.set_xlim(mid[0] - half[0], mid[0] + half[0])
+    ax.set_ylim(mid[1] - half[1], mid[1] + half[1])
+    ax.set_aspect("equal", adjustable="box")
+    _plot.draw_points(ax, X, y, legend=legend, legend_loc="lower left")
+    lines = [_plot.draw_boundary(ax, r.w, r.b, linewidth=s.thin_width, alpha=0.85) for r in runs]
+    ax.set_xlabel("x₁")
+    ax.set_ylabel("x₂")
+    if title:
+        ax.set_title(title)
+    return lines
+
+
+# --------------------------------------------------------------------------- digits
+
+
+def draw_weight_image(ax, w, *, shape=(8, 8), title=None, cmap=WEIGHT_CMAP, colorbar=True, label="weight $w_j$"):
+    """Show a weight vector as an image (row-major `shape`), colour scale symmetric about 0."""
+    W = np.asarray(w, dtype=float).reshape(shape)
+    v = float(np.abs(W).max()) or 1.0
+    im = ax.imshow(W, cmap=cmap, vmin=-v, vmax=v, interpolation="nearest")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    if title:
+        ax.set_title(title)
+    if colorbar:
+        s = _style.current()
+        cb = ax.figure.colorbar(im, ax=ax, shrink=0.85)
+        cb.ax.tick_params(labelsize=s.tick_size)
+        cb.set_label(label, fontsize=s.label_size)
+    return im
+
+
+# --------------------------------------------------------------------------- display helpers
