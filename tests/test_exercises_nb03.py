@@ -112,3 +112,16 @@ def test_quiet_start():
     for bad in (3, ((1, 2, 3), 0), ("a", "b"), ((np.inf, 0), 0)):
         v = nb03.check_quiet_start(bad, X, y)
         assert v.status == "wrong" and "could not be checked" in v.message
+
+
+def test_next_update_reads_a_rounded_zero_as_the_run_does():
+    # eta = 0.1 on integer points: before update 4 the example's score is 8.3e-17 in floats, 0 in exact
+    # arithmetic. The run updated on it (rounding around 0 is 0); the check must not call it "8.327e-17 <= 0".
+    rng = np.random.default_rng(1)
+    X = rng.integers(-3, 4, size=(8, 2)).astype(float)
+    y = np.where(X @ [1.0, 2.0] + 0.5 > 0, 1.0, -1.0)
+    run = fit_perceptron(X, y, eta=0.1, max_epochs=20)
+    now, nxt = run.history[3], run.history[4]
+    assert 0 < y[nxt.i] * (X[nxt.i] @ now.w + now.b) < 1e-15
+    v = nb03.check_next_update((nxt.w, nxt.b), run, X, y, 3)
+    assert v.correct and "y(<w,x>+b) = 0 <= 0" in v.message and "exactly 0 counts as a mistake" in v.message

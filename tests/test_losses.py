@@ -16,6 +16,7 @@ from perceptron_lib.core.losses import (
     slope_of_margin,
     zero_one_loss,
 )
+from perceptron_lib.core.perceptron import step
 from perceptron_lib.core.subgradients import perceptron_subgradient
 
 LOSS_FNS = {"zero_one": zero_one_loss, "perceptron": perceptron_loss, "hinge": hinge_loss}
@@ -129,10 +130,18 @@ def test_subgradient_kink_choices_from_the_texts():
     np.testing.assert_array_equal(g1.vector, -np.append(HY @ HX, HY.sum()))
 
 
-def test_atol_widens_the_boundary():
-    g = perceptron_subgradient([0.0], 1e-12, [[1.0]], [-1], atol=1e-9)
-    assert g.cases.tolist() == ["boundary"]
+def test_the_kink_is_the_mistake_tests_zero():
+    # 0.1 + 0.2 - 0.3 is 5.6e-17 in floats, 0 in exact arithmetic: on the kink, as for `step`.
+    X, y = [[1.0, 1.0], [1.0, 1.0]], [1, -1]
+    g = perceptron_subgradient([0.1, 0.2], -0.3, X, y, at_kink=1.0, reduction="sum")
+    assert g.cases.tolist() == ["boundary", "boundary"]
+    assert [step([0.1, 0.2], -0.3, np.array(x), t, update_on="negative")[2] for x, t in zip(X, y, strict=True)] == [
+        False, False]
+    # A real margin of -1e-12 (the size of its terms is 1e-12) is no rounding: the wrong side.
     assert perceptron_subgradient([0.0], 1e-12, [[1.0]], [-1]).cases.tolist() == ["mistake"]
+    with pytest.raises(ValueError, match="atol must be 0 .* the same zero as the perceptron's mistake test"):
+        perceptron_subgradient([0.0], 1e-12, [[1.0]], [-1], atol=1e-9)
+    assert perceptron_subgradient([0.0], 1e-12, [[1.0]], [-1], atol=0).cases.tolist() == ["mistake"]
 
 
 def test_theta_outside_unit_interval_is_not_a_subgradient():
@@ -278,15 +287,12 @@ def test_surface_blocks_give_the_same_answer(monkeypatch):
     np.testing.assert_allclose(loss_surface(X, y, P), whole, rtol=1e-14)
 
 
-def test_surface_of_a_large_grid_is_fast():
-    import time
-
+def test_surface_of_a_large_grid():
     rng = np.random.default_rng(3)
     X, y = rng.normal(size=(50, 2)), np.where(rng.random(50) < 0.5, -1, 1)
     _, _, params = param_grid([0, 0, 0], span=3, num=200)
-    t0 = time.perf_counter()
     Z = loss_surface(X, y, params)
-    assert Z.shape == (200, 200) and time.perf_counter() - t0 < 2.0
+    assert Z.shape == (200, 200)
     assert Z[100, 100] == pytest.approx(
         perceptron_loss(params[100, 100, :2], params[100, 100, 2], X, y)
     )
@@ -344,7 +350,7 @@ def test_bad_inputs_raise_clear_errors():
         ValueError, match=r"params must have shape \(\.\.\., d \+ 1\) = \(\.\.\., 3\)"
     ):
         loss_surface(HX, HY, np.zeros((4, 2)))
-    with pytest.raises(ValueError, match="atol must be >= 0"):
+    with pytest.raises(ValueError, match="atol must be 0"):
         perceptron_subgradient(HW, HB, HX, HY, atol=-1)
     with pytest.raises(ValueError, match="axes must be two different indices"):
         param_grid([0, 0, 0], axes=(1, 1))

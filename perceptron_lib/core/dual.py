@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validation import check_eta, check_positive_int, check_X, check_X_y
 from .kernels import KERNELS, n_polynomial_features, polynomial_kernel, polynomial_lift
-from .perceptron import snap_to_zero
+from .perceptron import is_mistake
 
 __all__ = ["DualRun", "GramCost", "fit_kernel_perceptron", "gram_costs"]
 
@@ -110,9 +110,9 @@ def fit_kernel_perceptron(
     ``w = eta * sum_i alpha_i y_i phi(x_i)``, so the score of x is
     ``eta * sum_i alpha_i y_i k(x_i, x) + b``. The examples are visited in
     cyclic order; example i is updated on (``alpha_i += 1``, ``b += eta y_i``)
-    when ``y_i * score_i <= 0``. The Gram matrix is computed once; the run
-    stops after an epoch without update, or after `max_epochs`, so it ends on
-    data that no kernel plane separates.
+    when ``y_i * score_i <= 0``, by `perceptron.is_mistake`, the test of `step`. The Gram
+    matrix is computed once; the run stops after an epoch without update, or after
+    `max_epochs`, so it ends on data that no kernel plane separates.
 
     Parameters
     ----------
@@ -164,7 +164,7 @@ def fit_kernel_perceptron(
     bias_step = eta if fit_bias else 0.0
 
     alpha = np.zeros(n, dtype=np.int64)
-    scores = np.zeros(n)  # current eta * sum_j alpha_j y_j K[j, i] + b for every training point
+    f = np.zeros(n)  # the scores eta * sum_j alpha_j y_j K[j, i] + b of the training points
     size = np.zeros(n)  # eta * sum_j alpha_j |K[j, i]| plus the bias steps: the size rounding scales with
     b = 0.0
     updates: list[int] = []
@@ -175,15 +175,15 @@ def fit_kernel_perceptron(
         before = len(updates)
         pos = 0
         while pos < n:
-            # Jump to the next mistake of this epoch instead of stepping through correct points.
-            m = snap_to_zero(y[pos:] * scores[pos:], size[pos:])  # rounding around 0 is 0, as in `step`
-            hits = np.flatnonzero(m <= 0)
+            # Jump to the next mistake of this epoch instead of stepping through correct points; the
+            # test is `step`'s, with its meaning of zero (a score within rounding of 0 is 0).
+            hits = np.flatnonzero(is_mistake(f[pos:], y[pos:], "nonpositive", size=size[pos:]))
             if hits.size == 0:
                 break
             i = pos + int(hits[0])
             alpha[i] += 1
             b += bias_step * y[i]
-            scores += eta * y[i] * K[i] + bias_step * y[i]
+            f += eta * y[i] * K[i] + bias_step * y[i]
             size += eta * np.abs(K[i]) + bias_step  # the size of the terms summed into each score
             updates.append(i)
             pos = i + 1

@@ -1,10 +1,12 @@
 """Losses of a linear classifier (w, b): margins, the three losses, and their slopes.
 
 Every loss here is a function of the functional margins
-``m_i = y_i (<w, x_i> + b)``:
+``m_i = y_i (<w, x_i> + b)``, computed with the perceptron's one meaning of zero (a margin within
+rounding of 0 is 0, `perceptron_lib.core.perceptron.scores`):
 
-- 0-1 loss ``1[m <= 0]``: a point exactly on the boundary counts as an error,
-  matching the perceptron's update test ``y * score <= 0``;
+- 0-1 loss ``1[m <= 0]``: a point exactly on the boundary counts as an error; it is the
+  perceptron's mistake test (`perceptron_lib.core.perceptron.is_mistake`), so the 0-1 loss of a
+  run's state counts exactly the examples the run would update on;
 - perceptron loss ``max(0, -m)``: convex, piecewise linear, 0 at (w, b) = (0, 0);
 - hinge loss ``max(0, 1 - m)``: a different function, with a margin of 1.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_choice, check_finite_scalar, check_w_b, check_X, check_X_y, numeric_array
+from .perceptron import UPDATE_RULES, is_mistake, scores
 
 __all__ = [
     "LOSSES",
@@ -50,8 +53,8 @@ def _check_at_kink(at_kink) -> float:
 
 
 def _pointwise(m: np.ndarray, loss: str) -> np.ndarray:
-    if loss == "zero_one":
-        return (m <= 0).astype(np.float64)
+    if loss == "zero_one":  # the mistake test on margins (a margin is the score of y = +1)
+        return is_mistake(m, 1.0).astype(np.float64)
     if loss == "perceptron":
         return np.maximum(0.0, -m)
     return np.maximum(0.0, 1.0 - m)
@@ -68,7 +71,8 @@ def margins(w, b, X, y) -> np.ndarray:
     """Functional margins ``y_i (<w, x_i> + b)``.
 
     Positive means correctly classified, 0 on the boundary, negative on the wrong side (a
-    mistake, for the course's test ``<= 0``, is any margin <= 0).
+    mistake, for the course's test ``<= 0``, is any margin <= 0). A margin within rounding of 0
+    (`perceptron.ZERO_TOL` times the size of its terms) is exactly 0, as in the mistake test.
 
     Parameters
     ----------
@@ -86,10 +90,12 @@ def margins(w, b, X, y) -> np.ndarray:
     --------
     >>> margins([1, 1], 0, [[2, 0], [0, -1]], [1, 1]).tolist()
     [2.0, -1.0]
+    >>> margins([0.1, 0.3], -1, [[1, 3]], [1]).tolist()  # 0.1 + 0.9 - 1 rounds to 1e-16: it is 0
+    [0.0]
     """
     X, y = check_X_y(X, y)
     w, b = check_w_b(w, b, X.shape[1])
-    return y * (X @ w + b)
+    return y * scores(w, b, X)
 
 
 def signed_distance(w, b, X) -> np.ndarray:
@@ -131,11 +137,13 @@ def _data_loss(w, b, X, y, loss: str, reduction: str) -> float:
     return float(_reduce(_pointwise(margins(w, b, X, y), loss), reduction))
 
 
-def zero_one_loss(w, b, X, y, *, reduction: str = "mean") -> float:
+def zero_one_loss(w, b, X, y, *, reduction: str = "mean", update_on: str = "nonpositive") -> float:
     """Share (``"mean"``) or number (``"sum"``) of mistakes ``y_i (<w, x_i> + b) <= 0``.
 
     A point exactly on the boundary counts as a mistake, so (w, b) = (0, 0)
-    has 0-1 loss 1: it classifies nothing.
+    has 0-1 loss 1: it classifies nothing. The mistakes are those of the perceptron's test
+    (`perceptron.is_mistake`, rounding around 0 taken as 0), so the 0-1 loss of a run's state,
+    with the run's ``update_on``, counts exactly the examples the run would update on there.
 
     Parameters
     ----------
@@ -144,6 +152,9 @@ def zero_one_loss(w, b, X, y, *, reduction: str = "mean") -> float:
     X : array-like, shape (n, d)
     y : array-like, shape (n,)
     reduction : {"mean", "sum"}
+    update_on : {"nonpositive", "negative", "sign"}
+        The mistake test: ``<= 0`` (the 0-1 loss of the course), ``< 0``, or sgn(score) != y
+        with sgn(0) = -1 (the errors of the classifier ``predict``).
 
     Returns
     -------
@@ -154,7 +165,11 @@ def zero_one_loss(w, b, X, y, *, reduction: str = "mean") -> float:
     >>> zero_one_loss([1, 0], 0, [[1, 0], [-1, 0], [0, 5]], [1, 1, 1], reduction="sum")
     2.0
     """
-    return _data_loss(w, b, X, y, "zero_one", reduction)
+    X, y = check_X_y(X, y)
+    w, b = check_w_b(w, b, X.shape[1])
+    reduction = check_choice(reduction, name="reduction", choices=REDUCTIONS)
+    update_on = check_choice(update_on, name="update_on", choices=UPDATE_RULES)
+    return float(_reduce(is_mistake(scores(w, b, X), y, update_on).astype(np.float64), reduction))
 
 
 def perceptron_loss(w, b, X, y, *, reduction: str = "mean") -> float:

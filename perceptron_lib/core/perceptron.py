@@ -1,20 +1,27 @@
 """The perceptron's step rule: what counts as a mistake, and one update.
 
-The records of a fit (`Run`, `History`, `Cycle`, `State`) live in `perceptron_lib.core.runs`; the
-online, mini-batch and batch fits, all built from `step`, in `perceptron_lib.core.training`.
+One test decides what a mistake is (`is_mistake`, with the one meaning of zero, `is_zero`); one
+rule updates on it (`step`, and `batch_step` for the sum over a batch). The records of a fit
+(`Run`, `History`, `Cycle`, `State`) live in `perceptron_lib.core.runs`; the online, mini-batch and
+batch fits, all built from these, in `perceptron_lib.core.training`.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 __all__ = [
     "UPDATE_RULES",
+    "ZERO_TOL",
+    "batch_step",
     "is_mistake",
-    "step",
+    "is_zero",
+    "mistake_ceiling",
     "scores",
     "snap_to_zero",
-    "ZERO_TOL",
+    "step",
 ]
 
 UPDATE_RULES = ("nonpositive", "negative", "sign")
@@ -26,6 +33,22 @@ UPDATE_RULES = ("nonpositive", "negative", "sign")
 #: ``|w| |x| + |b|``, is taken as exactly 0: far above rounding (about 1e-16 of that size per
 #: term), far below any real score (the course's data are integers or have margins >= 1e-6).
 ZERO_TOL = 1e-12
+_EPS = float(np.finfo(float).eps)
+
+
+def is_zero(values, size):
+    """The one meaning of zero: which `values` lie within ``ZERO_TOL * size`` of 0.
+
+    Works on arrays and on plain numbers alike (it is ``abs(values) <= ZERO_TOL * size``), so the
+    vectorised loops and the one-example `step` read zero the same way. `size` is the size of the
+    terms summed into each value, ``|w| |x| + |b|`` for a score.
+
+    Examples
+    --------
+    >>> is_zero(np.array([1e-17, -3e-13, 0.5]), 1.0).tolist(), is_zero(2e-12, 1.0)
+    ([True, True, False], False)
+    """
+    return abs(values) <= ZERO_TOL * size
 
 
 def snap_to_zero(values, size) -> np.ndarray:
@@ -37,7 +60,7 @@ def snap_to_zero(values, size) -> np.ndarray:
     [0.0, 0.0, 0.5]
     """
     out = np.array(values, dtype=float)
-    out[np.abs(out) <= ZERO_TOL * np.asarray(size, dtype=float)] = 0.0
+    out[is_zero(out, np.asarray(size, dtype=float))] = 0.0
     return out
 
 
@@ -62,14 +85,14 @@ def scores(w, b, X) -> np.ndarray:
     return snap_to_zero(w @ X.T + b[:, None], np.linalg.norm(w, axis=1)[:, None] * size_x + np.abs(b)[:, None])
 
 
-def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive", margin: float = 0.0) -> np.ndarray:
-    """Which examples trigger an update, given raw scores <w,x>+b.
+def is_mistake(scores, y, update_on: str = "nonpositive", margin: float = 0.0, *, size=None):
+    """The mistake test: which examples trigger an update. Every fit, loss and check asks this.
 
     Parameters
     ----------
-    scores : ndarray, shape (n,)
-        The values <w, x_i> + b.
-    y : ndarray, shape (n,)
+    scores : ndarray of shape (n,) or a number
+        The scores <w, x_i> + b: exact at 0 (as `scores` returns them), or raw with their `size`.
+    y : ndarray of shape (n,) or a number
         Labels in {-1, +1}.
     update_on : {"nonpositive", "negative", "sign"}
         "nonpositive": y*score <= 0 (the loss-minimisation slides);
@@ -80,10 +103,14 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
         y*score < margin. The default 0 is the perceptron; ``margin=1`` with "nonpositive" is the
         margin perceptron, a subgradient step on the hinge loss max(0, 1 - y*score) (lesson 06).
         "sign" has no threshold (margin must be 0).
+    size : ndarray of shape (n,) or a number, optional
+        The size of the terms of each raw score, ``|w| |x_i| + |b|``: a score within
+        ``ZERO_TOL * size`` of 0 is then 0 (`is_zero`). Leave it out for scores that are exact
+        at 0 already.
 
     Returns
     -------
-    ndarray of bool, shape (n,)
+    ndarray of bool, shape (n,), or a bool for numbers
 
     Examples
     --------
@@ -91,32 +118,58 @@ def is_mistake(scores: np.ndarray, y: np.ndarray, update_on: str = "nonpositive"
     [True, False]
     >>> is_mistake(np.array([0.5, 1.0, 2.0]), np.ones(3), margin=1.0).tolist()
     [True, True, False]
+    >>> is_mistake(1e-17, 1.0, "negative"), is_mistake(-1e-17, 1.0, "negative", size=1.0)
+    (False, False)
     """
-    m = y * scores
+    m = y * scores  # the functional margin; |y| = 1, so it is 0 exactly when the score is
+    if size is not None:
+        zero = is_zero(m, size)
+        m = np.where(zero, 0.0, m) if isinstance(m, np.ndarray) else (0.0 if zero else m)
     if update_on == "nonpositive":
         return m <= margin
     if update_on == "negative":
         return m < margin
+    if update_on != "sign":
+        raise ValueError(f"update_on must be one of {', '.join(map(repr, UPDATE_RULES))}; got {update_on!r}.")
     if margin != 0:
         raise ValueError(f"update_on='sign' has no threshold; margin must be 0, got {margin!r}.")
     # sgn(0) = -1: a score of exactly 0 is a mistake only for y = +1.
-    return (m < 0) | ((scores == 0) & (y > 0))
+    return (m < 0) | ((m == 0) & (y > 0))
+
+
+def mistake_ceiling(margin: float, size: float, n_terms: int) -> float:
+    """A bound for a vectorised pre-filter: no mistake has a computed margin above it.
+
+    If `step` counts an example as a mistake under the threshold `margin` (any rule), and the
+    terms of its score have size at most `size`, its margin y(<w,x>+b) computed by any summation
+    of its `n_terms` terms is at most this value. Why: a mistake's margin, once rounding around 0
+    is 0, is <= margin (>= 0), so `step`'s raw margin is <= margin + ZERO_TOL * size; and two
+    summations of the same terms differ by at most about ``n_terms * eps * size`` (the classical
+    bound on a rounded dot product). A loop may therefore skip every example whose margin is above
+    the ceiling and ask `step` about the rest: it never skips a mistake.
+
+    Examples
+    --------
+    >>> 1.0 < mistake_ceiling(1.0, 10.0, 3) < 1.0 + 1e-10
+    True
+    """
+    return margin + (ZERO_TOL + 2 * (n_terms + 1) * _EPS) * size
 
 
 def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=0.0):
     """The perceptron's update rule, once: example (x, y) at state (w, b).
 
-    Returns ``(w_new, b_new, updated)``: if the example fails the test `update_on` (see
-    `is_mistake`, with threshold `margin`; its score comes from `scores`, so rounding around 0
-    counts as 0),
+    Returns ``(w_new, b_new, updated)``: if the example fails the test `update_on` (`is_mistake`
+    with threshold `margin`, on the score ``<w,x> + b`` with its size ``|w| |x| + |b|``, so
+    rounding around 0 counts as 0),
     ``w_new = w + eta * (y * x)`` and ``b_new = b + eta * y`` (b unchanged when ``fit_bias`` is
     False), else the state unchanged. Pure: new arrays, the inputs are not
     changed, no checks (callers check their arguments once, at their boundary).
 
-    Every producer of a `Run` is this rule applied along its history: `reference_perceptron` and
-    `proof.adversarial_run` call it; the vectorised `fit_perceptron` and the batched fits (whose
-    step is the sum of this rule's updates over the batch's mistakes, taken from one state) are
-    tested equal to it (tests/test_step.py).
+    Every producer of a `Run` is this rule applied along its history: `reference_perceptron`,
+    `fit_perceptron` (which asks it about every example its vectorised pre-filter, `mistake_ceiling`,
+    cannot rule out), `averaged` and `proof.adversarial_run` call it; the batched fits call
+    `batch_step`, the sum of this rule's updates over a batch, all taken from one state.
 
     Examples
     --------
@@ -124,8 +177,32 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     >>> w.tolist(), b, updated
     ([2.0, 1.0], 1.0, True)
     """
-    w = np.asarray(w, dtype=float)
-    score = float(scores(w, b, np.asarray(x, dtype=float)[None, :])[0])
-    if not is_mistake(np.array([score]), np.array([y], dtype=float), update_on, margin)[0]:
-        return w.copy(), float(b), False
-    return w + eta * (y * x), float(b + eta * y) if fit_bias else float(b), True
+    w, x, b = np.asarray(w, dtype=float), np.asarray(x, dtype=float), float(b)
+    # One example: plain float arithmetic, no arrays of one, since fit_perceptron calls this per update.
+    size = math.sqrt(float(w @ w) * float(x @ x)) + abs(b)
+    if not is_mistake(float(x @ w) + b, y, update_on, margin, size=size):
+        return w.copy(), b, False
+    # (eta * y) * x is eta * (y * x) bit for bit (y = +-1 only flips signs), one array operation fewer.
+    return w + (eta * y) * x, float(b + eta * y) if fit_bias else b, True
+
+
+def batch_step(w, b, X, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=0.0):
+    """`step` on every example of a batch from the same state (w, b), the updates summed.
+
+    Returns ``(w_new, b_new, mistakes)``: `mistakes` holds the indices (rows of X) that fail the
+    test (`is_mistake` on `scores`), ``w_new = w + eta * sum_M y_i x_i`` and
+    ``b_new = b + eta * sum_M y_i`` (b unchanged when ``fit_bias`` is False). The mini-batch and
+    batch fits take this step with ``eta`` already divided by the batch size for a mean. Pure, no
+    checks.
+
+    Examples
+    --------
+    >>> w, b, M = batch_step(np.zeros(2), 0.0, np.array([[2.0, 1.0], [1.0, 0.0]]), np.array([1.0, -1.0]))
+    >>> w.tolist(), b, M.tolist()
+    ([1.0, 1.0], 0.0, [0, 1])
+    """
+    w, X, y = np.asarray(w, dtype=float), np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    M = np.flatnonzero(is_mistake(scores(w, b, X), y, update_on, margin))
+    if M.size == 0:
+        return w.copy(), float(b), M
+    return w + eta * (y[M] @ X[M]), float(b + eta * y[M].sum()) if fit_bias else float(b), M

@@ -7,8 +7,11 @@ on the boundary is updated on); ``at_kink=0`` is the strict test ``< 0`` of the 
 w = 0, b = 0 never moves.
 
 Words: a point with margin ``m < 0`` is on the *wrong side*; a *mistake* is any ``m <= 0`` (what
-the course's test updates on). The case label ``"mistake"`` in `Subgradient.cases` names the
-wrong side, m < 0, and keeps that name because the players read it.
+the course's test updates on). The kink ``m = 0`` is the perceptron's one zero: a margin within
+rounding of 0 is 0 (`perceptron_lib.core.losses.margins`), so the cases here are the mistake
+tests' ("negative" for the wrong side, "nonpositive" for a mistake). The case label ``"mistake"``
+in `Subgradient.cases` names the wrong side, m < 0, and keeps that name because the players read
+it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_choice, check_finite_scalar, check_w_b, check_X_y
-from .losses import REDUCTIONS, _check_at_kink, _reduce
+from .losses import REDUCTIONS, _check_at_kink, _reduce, margins
+from .perceptron import is_mistake
 
 __all__ = ["Subgradient", "perceptron_subgradient"]
 
@@ -81,10 +85,10 @@ def perceptron_subgradient(
     y : array-like, shape (n,)
     at_kink : float in [0, 1]
     reduction : {"mean", "sum"}
-    atol : float >= 0
-        Margins with ``|m_i| <= atol`` count as "boundary". The default 0 is an
-        exact test, right for integer data; a small atol absorbs rounding in
-        float data (the result is then a subgradient up to that rounding).
+    atol : 0
+        Kept for old calls; only 0 is accepted. The kink is where the margin is 0 with the
+        perceptron's one meaning of zero: within rounding of 0 (`perceptron.ZERO_TOL` times the
+        size of its terms ``|w| |x_i| + |b|``) is 0, for integer and float data alike.
 
     Returns
     -------
@@ -99,12 +103,16 @@ def perceptron_subgradient(
     theta = _check_at_kink(at_kink)
     reduction = check_choice(reduction, name="reduction", choices=REDUCTIONS)
     atol = check_finite_scalar(atol, name="atol")
-    if atol < 0:
-        raise ValueError(f"atol must be >= 0; got {atol!r}. Use 0 for an exact test on the kink.")
+    if atol != 0:
+        raise ValueError(
+            f"atol must be 0 (leave it out); got {atol!r}. A margin within rounding of 0 already counts as the "
+            "kink (perceptron.ZERO_TOL times the size of its terms), the same zero as the perceptron's mistake test."
+        )
     X, y = check_X_y(X, y)
     w, b = check_w_b(w, b, X.shape[1])
-    m = y * (X @ w + b)
-    mistake, correct = m < -atol, m > atol
+    m = margins(w, b, X, y)  # exactly 0 within rounding of 0
+    mistake = is_mistake(m, 1.0, "negative")  # the wrong side, m < 0 (a margin is the score of y = +1)
+    correct = ~is_mistake(m, 1.0, "nonpositive")  # m > 0
     cases = np.where(mistake, "mistake", np.where(correct, "correct", "boundary"))
     weight = np.where(mistake, 1.0, np.where(correct, 0.0, theta))
     contributions = -(weight * y)[:, None] * np.hstack([X, np.ones((X.shape[0], 1))])

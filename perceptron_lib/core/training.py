@@ -2,14 +2,17 @@
 
 Every fit returns a `Run` (see `perceptron_lib.core.runs`).
 
-The online fit produces exactly the trajectory of the sequential algorithm, but
-it does not loop in Python over every example: it computes the margins of a
-chunk of upcoming examples at once, jumps to the first mistake, updates, and
-carries on after it. The cost is O(updates x chunk x d) numpy work plus
-O(updates x d) history, never O(n x epochs) Python steps.
+Every fit is built on the one rule of `perceptron_lib.core.perceptron`: the online fits call `step`,
+the batched ones `batch_step`. The online fit produces exactly the trajectory of `step` applied to
+each example in turn, but it does not loop in Python over every example: it computes the margins
+of a chunk of upcoming examples at once, skips those that provably pass the test (above
+`mistake_ceiling`), asks `step` about the first one left, and carries on after it. The cost is
+O(updates x chunk x d) numpy work plus O(updates x d) history, never O(n x epochs) Python steps.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -23,7 +26,7 @@ from .._validation import (
     check_X_y,
     read_only,
 )
-from .perceptron import UPDATE_RULES, ZERO_TOL, is_mistake, scores, step
+from .perceptron import UPDATE_RULES, batch_step, is_mistake, mistake_ceiling, scores, snap_to_zero, step
 from .runs import Cycle, History, Run
 
 __all__ = ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"]
@@ -32,44 +35,72 @@ ORDERS = ("cyclic", "random")
 
 
 class _Recorder:
-    """Collects history rows in growing arrays (amortised O(d) per update)."""
+    """Collects the history's rows as a fit goes: one list append per field and update.
+
+    The states appended must be new arrays that nobody changes afterwards (`step` and
+    `batch_step` return new ones), so nothing is copied.
+    """
 
     def __init__(self, w0: np.ndarray, b0: float):
-        self.d = w0.shape[0]
-        self.cap = 64
-        self.W = np.empty((self.cap, self.d))
-        self.B = np.empty(self.cap)
-        self.I = np.empty(self.cap, dtype=np.intp)
-        self.E = np.empty(self.cap, dtype=np.intp)
-        self.MB = np.empty(self.cap)
-        self.MA = np.empty(self.cap)
+        self.w, self.b = [w0.copy()], [float(b0)]
+        self.i: list[int] = []
+        self.epoch: list[int] = []
         self.batches: list[np.ndarray] = []
-        self.n = 0
-        self.w0, self.b0 = w0.copy(), b0
 
-    def add(self, i, batch, epoch, w, b, m_before, m_after):
-        if self.n == self.cap:
-            self.cap *= 2
-            for name in ("W", "B", "I", "E", "MB", "MA"):
-                old = getattr(self, name)
-                new = np.empty((self.cap,) + old.shape[1:], dtype=old.dtype)
-                new[: self.n] = old[: self.n]
-                setattr(self, name, new)
-        k = self.n
-        self.W[k], self.B[k], self.I[k], self.E[k] = w, b, i, epoch
-        self.MB[k], self.MA[k] = m_before, m_after
-        self.batches.append(batch)
-        self.n += 1
+    @property
+    def n(self) -> int:
+        return len(self.i)
 
-    def history(self) -> History:
-        k = self.n
-        W = np.vstack([self.w0[None, :], self.W[:k]])
-        B = np.concatenate([[self.b0], self.B[:k]])
-        batches = tuple(read_only(np.asarray(bt, dtype=np.intp)) for bt in self.batches)
-        return History(W, B, self.I[:k].copy(), self.E[:k].copy(), self.MB[:k].copy(), self.MA[:k].copy(), batches)
+    def add(self, w, b, i, epoch, batch=None):
+        self.w.append(w)
+        self.b.append(b)
+        self.i.append(i)
+        self.epoch.append(epoch)
+        if batch is not None:
+            self.batches.append(batch)
+
+    def history(self, margin_before=None, margin_after=None) -> History:
+        """The `History`; the batches are the indices given to `add`, or each update's one example."""
+        i = np.array(self.i, dtype=np.intp)
+        if self.batches:
+            batches = tuple(read_only(np.asarray(bt, dtype=np.intp)) for bt in self.batches)
+        else:  # online: rows of one read-only (K, 1) array, a view each
+            batches = tuple(read_only(i[:, None].copy()))
+        nan = np.full(len(i), np.nan)
+        return History(
+            np.array(self.w), np.array(self.b), i, np.array(self.epoch, dtype=np.intp),
+            nan if margin_before is None else margin_before, nan.copy() if margin_after is None else margin_after,
+            batches,
+        )
 
 
-_MIN_CHUNK, _MAX_CHUNK = 16, 8192
+#: A chunk holds at most _MAX_CHUNK_VALUES numbers of X (512 KB), so that the tail of a chunk, recomputed
+#: after an update inside it, is still in the core's cache.
+_MIN_CHUNK, _MAX_CHUNK_VALUES = 16, 65_536
+#: The fixed cost of one chunk (a handful of numpy calls, about 4 us) in multiply-adds of its
+#: matrix-vector product (about 0.25 ns each): the speed of the run, never its result, depends on it.
+_CHUNK_OVERHEAD = 16_000
+
+
+def _max_chunk(d: int) -> int:
+    return max(_MIN_CHUNK, _MAX_CHUNK_VALUES // d)
+
+
+def _chunk_after_update(gap: float, d: int) -> int:
+    """The next chunk's length, given the expected gap between mistakes (in examples).
+
+    Only the speed depends on it, never the run. With mistakes arriving at random at rate
+    1/gap, a chunk of L examples costs ``overhead + L (d + 1)`` and finds the next mistake with
+    probability ``1 - exp(-L / gap)``; the cost per mistake is least where
+    ``exp(x) = 1 + a + x`` for ``x = L / gap`` and ``a = overhead / (gap (d + 1))``, and
+    ``x = log1p(a + sqrt(2 a))`` solves that within 10%. Short chunks for wide rows and long gaps
+    (recomputing a wasted tail is dear), long ones for narrow rows and bursts (calls are dear).
+
+    >>> _chunk_after_update(20.0, 100), _chunk_after_update(2000.0, 100), _chunk_after_update(2000.0, 10)
+    (51, 655, 2152)
+    """
+    a = _CHUNK_OVERHEAD / (gap * (d + 1))
+    return int(min(max(_MIN_CHUNK, gap * math.log1p(a + math.sqrt(2.0 * a))), _max_chunk(d)))
 
 
 def fit_perceptron(
@@ -140,72 +171,73 @@ def fit_perceptron(
     w, b = check_start(w0, b0, d)
     gen = check_rng(rng) if order == "random" else None
     rec = _Recorder(w, b)
-
-    # Work with margins directly, b folded in: m = [y*x, y] @ [w, b], one matmul per chunk.
-    # Each update adds the row eta*[y_i x_i, y_i] (its last entry 0 when b is not fitted).
-    Z = np.empty((n, d + 1))
-    np.multiply(X, y[:, None], out=Z[:, :d])
-    Z[:, d] = y
-    scale = np.full(d + 1, eta)
-    scale[d] = eta if fit_bias else 0.0
-    wb = np.append(w, b)
-    size_x = np.linalg.norm(X, axis=1)  # |x_i|, for the size of each score's terms
+    # The pre-filter bounds each example's size |w| |x_i| + |b| by |w| R + |b|, R the longest x_i.
+    R = math.sqrt(float(np.einsum("ij,ij->i", X, X).max()))
     seen: dict[bytes, tuple[int, int]] = {}
     converged, cycle = False, None
-    chunk = _MIN_CHUNK
+    chunk, gap, max_chunk = _MIN_CHUNK, float(_MIN_CHUNK), _max_chunk(d)  # gap: a mean of the gaps between mistakes
     epoch = 0
     while epoch < max_epochs:
         epoch += 1
         idx = None if gen is None else gen.permutation(n)
-        Zo = Z if idx is None else Z[idx]
-        size_o = size_x if idx is None else size_x[idx]
+        Xo, yo = (X, y) if idx is None else (X[idx], y[idx])
+        ceiling = mistake_ceiling(margin, math.sqrt(float(w @ w)) * R + abs(b), d + 1)
         before = rec.n
         pos = 0
         while pos < n:
             stop = min(pos + chunk, n)
-            m = Zo[pos:stop] @ wb
-            # Rounding around 0 is 0 (perceptron.ZERO_TOL): the same test as `step`, on every CPU.
-            m[np.abs(m) <= ZERO_TOL * (np.linalg.norm(wb[:d]) * size_o[pos:stop] + abs(wb[d]))] = 0.0
-            if update_on == "nonpositive":
-                hit = m <= margin
-            elif update_on == "negative":
-                hit = m < margin
-            else:  # "sign", sgn(0) = -1: a zero score is a mistake only for y = +1
-                hit = (m < 0) | ((m == 0) & (Zo[pos:stop, d] > 0))
-            j = int(hit.argmax())
-            if not hit[j]:
+            m = Xo[pos:stop] @ w  # the chunk's margins y (<w, x> + b), the rest in place
+            m += b
+            m *= yo[pos:stop]
+            j = int((m <= ceiling).argmax())
+            if m[j] > ceiling:  # no example of the chunk can be a mistake: skip it whole
                 pos = stop
-                chunk = min(chunk * 2, _MAX_CHUNK)
+                chunk = min(chunk * 2, max_chunk)
                 continue
             i = pos + j if idx is None else int(idx[pos + j])
-            wb = wb + scale * Z[i]
-            rec.add(i, (i,), epoch, wb[:d], wb[d], m[j], np.nan)
             pos += j + 1
-            # Next chunk about twice the gap just seen: short during a burst of mistakes, long once they thin out.
-            chunk = min(max(_MIN_CHUNK, 2 * (j + 1)), _MAX_CHUNK)
+            w_new, b_new, updated = step(w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias,
+                                         margin=margin)  # the one rule decides
+            if not updated:  # within rounding of the threshold, and not a mistake after all
+                continue
+            w, b = w_new, b_new
+            rec.add(w, b, i, epoch)
+            ceiling = mistake_ceiling(margin, math.sqrt(float(w @ w)) * R + abs(b), d + 1)
+            gap = 0.5 * (gap + (j + 1))  # a running mean of the distance to the next mistake (speed only)
+            chunk = _chunk_after_update(gap, d)
         if rec.n == before:
             converged = True
             break
         if gen is None:
-            key = wb.tobytes()
+            key = np.append(w, b).tobytes()
             if key in seen:
                 start, mistakes_then = seen[key]
                 cycle = Cycle(start=start, length=epoch - start, mistakes_per_cycle=rec.n - mistakes_then)
                 break
             seen[key] = (epoch, rec.n)
-    w, b = wb[:d], float(wb[d])
-    hist = rec.history()
-    # margin_after is measured from the stored state, not filled in from the identity
-    # m_after = m_before + eta(|x|^2 + 1), so that tests of the identity are not circular.
-    if rec.n:
-        Xi = X[hist.i]
-        ma = y[hist.i] * (np.einsum("ij,ij->i", Xi, hist.w[1:]) + hist.b[1:])
-        hist = History(hist.w, hist.b, hist.i, hist.epoch, hist.margin_before, ma, hist.batches)
     return Run(
         w=w.copy(), b=float(b), mistakes=rec.n, epochs=epoch, converged=converged, cycle=cycle,
-        history=hist, method="online", eta=eta, update_on=update_on, order=order,
+        history=_online_history(rec, X, y), method="online", eta=eta, update_on=update_on, order=order,
         fit_bias=bool(fit_bias), n_samples=n, margin=margin,
     )
+
+
+def _online_history(rec: _Recorder, X: np.ndarray, y: np.ndarray) -> History:
+    """The history with each update's margins y_i(<w,x_i>+b) before and after, computed from the states.
+
+    Before: rounding around 0 is 0, as in the test that chose the update. After: the plain value,
+    measured from the stored state, not filled in from the identity m_after = m_before +
+    eta(|x|^2 + 1), so that tests of the identity are not circular.
+    """
+    if not rec.n:
+        return rec.history(np.empty(0), np.empty(0))
+    i = np.array(rec.i, dtype=np.intp)
+    W, B = np.array(rec.w), np.array(rec.b)
+    Xi, yi = X[i], y[i]
+    before = np.einsum("ij,ij->i", Xi, W[:-1]) + B[:-1]
+    size = np.sqrt(np.einsum("ij,ij->i", W[:-1], W[:-1]) * np.einsum("ij,ij->i", Xi, Xi)) + np.abs(B[:-1])
+    after = np.einsum("ij,ij->i", Xi, W[1:]) + B[1:]
+    return rec.history(yi * snap_to_zero(before, size), yi * after)
 
 
 def check_margin(margin, update_on: str) -> float:
@@ -222,7 +254,6 @@ def _fit_batched(X, y, *, batch_size, eta, max_iter, rng, w0, b0, fit_bias, upda
     n, d = X.shape
     w, b = check_start(w0, b0, d)
     rec = _Recorder(w, b)
-    bias_step = 1.0 if fit_bias else 0.0
     converged = False
     it = 0
     all_idx = np.arange(n)
@@ -232,13 +263,11 @@ def _fit_batched(X, y, *, batch_size, eta, max_iter, rng, w0, b0, fit_bias, upda
             break
         it += 1
         batch = all_idx if batch_size == n else np.sort(rng.choice(n, size=batch_size, replace=False))
-        M = batch[is_mistake(scores(w, b, X[batch]), y[batch], update_on)]
-        if M.size == 0:
-            continue
-        step = eta * scale
-        w = w + step * (y[M] @ X[M])
-        b = b + step * y[M].sum() * bias_step
-        rec.add(-1, M, it, w, b, np.nan, np.nan)
+        w_new, b_new, M = batch_step(w, b, X[batch], y[batch], eta=eta * scale, update_on=update_on,
+                                     fit_bias=bool(fit_bias))
+        if M.size:
+            w, b = w_new, b_new
+            rec.add(w, b, -1, it, batch[M])
     return Run(
         w=w.copy(), b=float(b), mistakes=rec.n, epochs=it, converged=converged, cycle=None,
         history=rec.history(), method=method, eta=eta, update_on=update_on, order=order,

@@ -14,7 +14,7 @@ import numpy as np
 
 from .._validation import check_X_y
 from ..core import margins
-from ..core.perceptron import is_mistake
+from ..core.perceptron import is_mistake, scores
 from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, points_of, verdict
 
@@ -95,8 +95,9 @@ def check_next_update(answer=..., run=None, X=None, y=None, k=None) -> Verdict:
     except Exception as exc:
         return Verdict(name, "wrong", f"not quite: give the answer as (w, b), e.g. (({', '.join(['1.0'] * len(now.w))}"
                                       f"), 2.0) ({type(exc).__name__}: {exc}). Hint: {hint}")
+    s = scores(now.w, now.b, Xa)  # rounding around 0 is 0, as in the run's own mistake test
     if np.allclose(w, nxt.w, atol=1e-6) and abs(b - nxt.b) <= 1e-6:
-        m = float(ya[nxt.i] * (Xa[nxt.i] @ now.w + now.b))
+        m = float(ya[nxt.i] * s[nxt.i])
         return verdict(name, answer, True, praise=(
             f"The next update is on example {nxt.i}: y(<w,x>+b) = {_fmt(m)} <= 0 there"
             + (" (exactly 0 counts as a mistake under the test <= 0)" if m == 0 else "")
@@ -107,10 +108,10 @@ def check_next_update(answer=..., run=None, X=None, y=None, k=None) -> Verdict:
         wj = now.w + run.eta * ya[j] * Xa[j]
         bj = now.b + (run.eta * ya[j] if run.fit_bias else 0.0)
         if np.allclose(w, wj, atol=1e-6) and abs(b - bj) <= 1e-6:
-            m = float(ya[j] * (Xa[j] @ now.w + now.b))
-            why = (f"but example {j} passes the test: y(<w,x>+b) = {_fmt(m)} > 0" if not is_mistake(
-                np.array([Xa[j] @ now.w + now.b]), ya[j: j + 1], run.update_on)[0]
-                else f"but example {j} is not the first mistake met after i = {now.i}")
+            m = float(ya[j] * s[j])
+            why = (f"but example {j} passes the test: y(<w,x>+b) = {_fmt(m)} > 0"
+                   if not is_mistake(s[j], ya[j], run.update_on, run.margin)
+                   else f"but example {j} is not the first mistake met after i = {now.i}")
             return verdict(name, answer, False, hint=f"that would be the update on example {j}, {why}; " + hint)
     return verdict(name, answer, False, hint=hint)
 
@@ -127,7 +128,7 @@ def check_quiet_start(answer, X, y):
     w0 = np.asarray(w0, dtype=float).ravel()
     run = fit_perceptron(X, y, w0=w0, b0=float(b0), max_epochs=1)
     ok = run.mistakes == 0
-    m = float(np.min(np.asarray(y, float) * (np.asarray(X, float) @ w0 + float(b0))))
+    m = float(np.min(np.asarray(y, float) * scores(w0, float(b0), np.asarray(X, float))))
     return ok, (f"Every example has y(<w0,x>+b0) > 0 (the smallest is {m:.4g}), so the first epoch makes no "
                 "update and the perceptron stops where it started: every separator is a fixed point, and "
                 "the answer depends on where you start.")
