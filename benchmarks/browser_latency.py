@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.browser_support import JS_KERNEL_IDLE, browser_missing_reason, jupyter_server, launch
+from tests.browser_support import browser_missing_reason, jupyter_server, launch, wait_kernel_settled
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -121,17 +121,15 @@ def pick_notebook(arg: str | None) -> str:
 def open_and_run(page, server, nb: str, selector: str) -> None:
     page.goto(server.lab_url(nb))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    page.wait_for_function(JS_KERNEL_IDLE, arg=nb, timeout=60_000, polling=50)
-    page.wait_for_timeout(300)
-    page.wait_for_function(JS_KERNEL_IDLE, arg=nb, timeout=60_000, polling=50)
+    wait_kernel_settled(page, nb)
     page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(JS_ALL_RAN, timeout=180_000, polling=100)
     page.wait_for_selector(selector, timeout=30_000)
-    page.wait_for_timeout(500)
+    wait_kernel_settled(page, nb)  # the last widget messages of the run are in before the first click
 
 
-def measure(page, locator, js: str, clicks: int, warmup: int = 2) -> list[dict]:
+def measure(page, nb: str, locator, js: str, clicks: int, warmup: int = 2) -> list[dict]:
     locator.scroll_into_view_if_needed()
     handle = locator.element_handle()
     out = []
@@ -139,7 +137,8 @@ def measure(page, locator, js: str, clicks: int, warmup: int = 2) -> list[dict]:
         r = page.evaluate(js, handle)
         if i >= warmup:
             out.append(r)
-        page.wait_for_timeout(150)  # the kernel settles (readout, other messages) between clicks
+        # the click's other messages (the readout, ...) are in before the next click is timed
+        wait_kernel_settled(page, nb, quiet_ms=100)
     return out
 
 
@@ -172,12 +171,13 @@ def main() -> int:
             context = browser.new_context(viewport={"width": 1280, "height": 1000})
             page = context.new_page()
             open_and_run(page, server, nb, ".perceptron-stepthrough img.widget-image")
-            player = measure(page, page.locator(".perceptron-stepthrough").first, JS_CLICK_PLAYER, clicks)
+            player = measure(page, nb, page.locator(".perceptron-stepthrough").first, JS_CLICK_PLAYER, clicks)
             page.close()
             server.shutdown_kernels()
             page = context.new_page()
             open_and_run(page, server, "notebooks/zz_bench_label.ipynb", ".bench-label .widget-label")
-            label = measure(page, page.locator(".bench-label").first, JS_CLICK_LABEL, clicks)
+            label = measure(page, "notebooks/zz_bench_label.ipynb", page.locator(".bench-label").first, JS_CLICK_LABEL,
+                            clicks)
             page.close()
             server.shutdown_kernels()
             browser.close()

@@ -202,17 +202,16 @@ JS_ALL_RAN = """() => { const w = window.jupyterapp.shell.currentWidget;
 def browser_side(clicks: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.browser_support import JS_KERNEL_IDLE, jupyter_server, launch
+    from tests.browser_support import jupyter_server, launch, wait_kernel_settled
 
     def run_all(page, server, nb, selector):
         page.goto(server.lab_url(nb))
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        page.wait_for_function(JS_KERNEL_IDLE, arg=nb, timeout=60_000, polling=50)
-        page.wait_for_timeout(300)
+        wait_kernel_settled(page, nb)
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(JS_ALL_RAN, timeout=180_000, polling=100)
         page.wait_for_selector(selector, timeout=30_000)
-        page.wait_for_timeout(500)
+        wait_kernel_settled(page, nb)  # the last widget messages of the run are in before the first click
 
     out = {}
     with tempfile.TemporaryDirectory(prefix="bench-edit-") as tmp:
@@ -239,7 +238,8 @@ def browser_side(clicks: int) -> dict:
                         r = page.evaluate(JS_CLICK_LABEL, page.locator(".bench-label").first.element_handle())
                     if i >= 2:
                         res.append(r)
-                    page.wait_for_timeout(150)
+                    # the click's other messages (readout, run switch, ...) are in before the next is timed
+                    wait_kernel_settled(page, f"{name}.ipynb", quiet_ms=100)
                 out[name] = statistics.median(r["paint"] for r in res)
                 page.close()
                 server.shutdown_kernels()

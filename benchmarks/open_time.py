@@ -81,7 +81,7 @@ def main(argv=None) -> int:
         page = browser.new_page(viewport={"width": 1440, "height": 900})
         page.goto(f"{srv.url}lab?reset&token={srv.token}")
         page.wait_for_function("() => window.jupyterapp && document.querySelector('.jp-LabShell')", timeout=90_000)
-        page.wait_for_timeout(2000)
+        page.evaluate("() => window.jupyterapp.restored")  # JupyterLab's start-up (plugins, layout) is done
         for _ in range(args.repeat):
             for name in lessons:
                 for side in ("before", "after"):

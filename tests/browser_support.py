@@ -1,9 +1,10 @@
 """Helpers for the browser tests: find Chromium, start a Jupyter server, launch the browser.
 
-Used by ``tests/test_browser.py``, the benchmarks and the instructor-mode tests::
+Used by the browser tests, the benchmarks and the instructor-mode tests, always under one name,
+``tests.browser_support`` (pytest and ``python -m benchmarks.X`` both find it from the repository's root)::
 
     from playwright.sync_api import sync_playwright
-    from browser_support import jupyter_server, launch, require_browser
+    from tests.browser_support import jupyter_server, launch, require_browser
 
     require_browser()                      # skip (or fail under COURSE_REQUIRE_BROWSER=1)
     with jupyter_server("notebooks") as srv, sync_playwright() as pw:
@@ -274,7 +275,7 @@ def _wait_ready(server: JupyterServer, timeout: float, status_path: str) -> None
                     return
         except (urllib.error.URLError, OSError):
             pass
-        time.sleep(0.2)
+        time.sleep(0.2)  # the poll interval of this wait: a server gives no event to wait on
     raise RuntimeError(f"Jupyter server not ready after {timeout:.0f} s:\n{server.log()[-3000:]}")
 
 
@@ -309,12 +310,39 @@ JS_ALL_CELLS_RAN = """() => { const w = window.jupyterapp.shell.currentWidget;
          && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim())); }"""
 
 
+# The kernel of the notebook at `path` is up (JS_KERNEL_IDLE) and its connection has been quiet for
+# `quiet` ms: no message either way and no status change. After a kernel first reports idle, JupyterLab
+# goes on talking to it for a few hundred ms (the widget manager's comm_info, a train of debugger
+# requests, each flipping the status to busy and back); a Run All issued in that chatter races the
+# widget manager's set-up. The listeners stay on the kernel for the life of the page.
+JS_KERNEL_SETTLED = """([path, quiet]) => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.sessionContext || !w.sessionContext.isReady) return false;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  if (!k) return false;
+  if (window.__courseWatchedKernel !== k) {
+    window.__courseWatchedKernel = k;
+    window.__courseLastHeard = performance.now();
+    const heard = () => { window.__courseLastHeard = performance.now(); };
+    k.anyMessage.connect(heard);
+    k.statusChanged.connect(heard);
+  }
+  return k.status === 'idle' && k.connectionStatus === 'connected'
+         && performance.now() - window.__courseLastHeard >= quiet;
+}"""
+
+
+def wait_kernel_settled(page, path: str, *, quiet_ms: int = 300, timeout_ms: int = 60_000) -> None:
+    """Wait until the kernel of the notebook at `path` (relative to the server's root) is connected, idle,
+    and has been quiet for `quiet_ms` (see JS_KERNEL_SETTLED). Returns as soon as that holds."""
+    page.wait_for_function(JS_KERNEL_SETTLED, arg=[path, quiet_ms], timeout=timeout_ms, polling=50)
+
+
 def open_and_run_all(page, server: JupyterServer, path: str, *, timeout_ms: int = 180_000) -> None:
     """Open the notebook at `path` (relative to the server's root) in JupyterLab, wait for its kernel to
     start and settle, Run All, and wait until every code cell has run and the kernel is idle."""
     page.goto(server.lab_url(path))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_ms)
-    page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=timeout_ms, polling=100)
-    page.wait_for_timeout(500)  # the notebook takes focus once more after its kernel is idle
+    wait_kernel_settled(page, path, timeout_ms=timeout_ms)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(JS_ALL_CELLS_RAN, timeout=timeout_ms, polling=200)

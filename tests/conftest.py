@@ -25,7 +25,7 @@ def chromium():
     checks must share this one (two would fail with "Sync API inside the asyncio loop").
     Skips, or fails under COURSE_REQUIRE_BROWSER=1, when Chromium is missing.
     """
-    from browser_support import launch, require_browser
+    from tests.browser_support import launch, require_browser
 
     require_browser()
     from playwright.sync_api import sync_playwright
@@ -34,6 +34,22 @@ def chromium():
         browser = launch(pw)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def no_style_chosen(monkeypatch):
+    """The style module with no preset chosen (neither `style.use` nor $COURSE_STYLE): the library's default.
+
+    Through the public `use`: the preset in force before the test is put back after it.
+    """
+    from perceptron_lib.draw import style
+
+    monkeypatch.delenv(style.ENV_VAR, raising=False)
+    before = style.current()
+    style.use(None)
+    yield style
+    monkeypatch.delenv(style.ENV_VAR, raising=False)  # a test may have set it: `use` reads it back
+    style.use(before)
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_support import JS_KERNEL_IDLE, jupyter_server, require_browser
+
+from tests.browser_support import jupyter_server, require_browser, wait_kernel_settled
 
 pytestmark = pytest.mark.browser
 
@@ -135,9 +136,20 @@ JS_STATE = """async (el) => {
   };
 }"""
 
-JS_SRC_CHANGED = """([el, src]) => {
+# The picture's src is not `src` any more, and, unless `readout` is null, the readout's words are not
+# `readout` any more (they come in a widget message of their own, after the picture's).
+JS_SRC_CHANGED = """([el, src, readout]) => {
   const img = el.querySelector(':scope > img.widget-image') || el.querySelector('img.widget-image');
-  return !!img && !!img.src && img.src !== src;
+  const html = el.querySelector(':scope > .widget-html .widget-html-content')
+               || el.querySelector('.widget-html-content');
+  return !!img && !!img.src && img.src !== src && (readout === null || (!!html && html.innerText !== readout));
+}"""
+
+# The notebook's view is `height` px high (to a pixel): JupyterLab has laid its panels out for the window.
+JS_VIEW_HEIGHT = """(height) => {
+  const nb = window.jupyterapp.shell.currentWidget.content.node;
+  const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
+  return Math.abs(el.clientHeight - height) <= 1;
 }"""
 
 JS_K_ABOVE = """([el, k]) => {
@@ -158,14 +170,8 @@ def _open_and_run(page, lab, nb: str, timings: dict) -> None:
     page.goto(lab.lab_url(nb))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=KERNEL_TIMEOUT_MS)
     timings["page_s"] = round(time.monotonic() - t0, 2)
-    # Kernel up and idle, and still idle 300 ms later (it passes through idle while starting).
-    deadline = time.monotonic() + KERNEL_TIMEOUT_MS / 1000
-    while True:
-        page.wait_for_function(JS_KERNEL_IDLE, arg=nb, timeout=KERNEL_TIMEOUT_MS, polling=50)
-        page.wait_for_timeout(300)
-        if page.evaluate(JS_KERNEL_IDLE, nb):
-            break
-        assert time.monotonic() < deadline, f"{nb}: kernel never settled to idle"
+    # Kernel up, idle, and its start-up chatter with JupyterLab over (it passes through idle while starting).
+    wait_kernel_settled(page, nb, timeout_ms=KERNEL_TIMEOUT_MS)
     timings["kernel_s"] = round(time.monotonic() - t0, 2)
     # Saved outputs (and their stale widget views) go; execution counts are cleared with them.
     page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
@@ -244,17 +250,20 @@ def _state(el) -> dict:
     return el.evaluate(JS_STATE)
 
 
-def _wait_src_change(page, el, src: str, what: str) -> None:
+def _wait_src_change(page, el, src: str, what: str, readout: str | None = None) -> None:
+    """Wait until the picture changed (and the readout too, when `readout`, the words before, is given)."""
     try:
-        page.wait_for_function(JS_SRC_CHANGED, arg=[el.element_handle(), src], timeout=WIDGET_TIMEOUT_MS, polling=20)
+        page.wait_for_function(JS_SRC_CHANGED, arg=[el.element_handle(), src, readout], timeout=WIDGET_TIMEOUT_MS,
+                               polling=20)
     except Exception as exc:  # noqa: BLE001
-        raise AssertionError(f"{what}: the picture did not change within {WIDGET_TIMEOUT_MS} ms") from exc
+        words = "" if readout is None else " and its readout"
+        raise AssertionError(f"{what}: the picture{words} did not change within {WIDGET_TIMEOUT_MS} ms") from exc
 
 
 def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
+    """Click, then wait for the new picture and the new words (every click here changes both)."""
     button.click()
-    _wait_src_change(page, el, before["src"], what)
-    page.wait_for_timeout(50)  # let the readout (a separate widget message) land too
+    _wait_src_change(page, el, before["src"], what, readout=before["readout"])
     return _state(el)
 
 
@@ -300,6 +309,7 @@ def _check_player(page, nb: str, i: int, player) -> list[str]:
             arg=player.element_handle(), timeout=5000
         )
         k_paused = _state(player)["k"]
+        # What is tested is that nothing happens: two ticks at the default speed (500 ms), plus slack.
         page.wait_for_timeout(1200)
         assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
     assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
@@ -318,7 +328,6 @@ def _check_livefigure(page, nb: str, i: int, live) -> list[str]:
     handle.focus()
     handle.press("ArrowLeft" if at_max else "ArrowRight")
     _wait_src_change(page, live, s0["src"], f"{where}: slider nudge")
-    page.wait_for_timeout(50)
     s1 = _state(live)
     assert s1["hash"] != s0["hash"], f"{where}: nudging the slider gave the same picture bytes"
     return [f"live figure {i}: slider nudged, picture changed"]
@@ -342,11 +351,12 @@ def _screenshot(page, nb: str) -> Path:
               x: r.left, y: r.top, width: r.width, height: r.height};
     }"""
     m = page.evaluate(js_scroll, 0)
-    height = page.viewport_size["height"] + max(0, m["scrollHeight"] - m["clientHeight"])
-    page.set_viewport_size({"width": 1280, "height": int(min(height, MAX_SHOT_HEIGHT))})
-    page.wait_for_timeout(300)
+    old = page.viewport_size["height"]
+    new = int(min(old + max(0, m["scrollHeight"] - m["clientHeight"]), MAX_SHOT_HEIGHT))
+    page.set_viewport_size({"width": 1280, "height": new})
+    # the bars around the notebook keep their heights: its view grows by as much as the window
+    page.wait_for_function(JS_VIEW_HEIGHT, arg=m["clientHeight"] + new - old)
     m = page.evaluate(js_scroll, 0)
-    page.wait_for_timeout(300)
     out = ARTIFACTS / (nb.replace("/", "__").removesuffix(".ipynb") + ".png")
     out.parent.mkdir(parents=True, exist_ok=True)
     if m["scrollHeight"] <= m["clientHeight"] + 1:
@@ -362,8 +372,7 @@ def _screenshot(page, nb: str) -> Path:
                                                           "height": m["y"] + m["height"]})))]  # fmt: skip
     shown = m["clientHeight"]  # notebook pixels already in the picture
     while shown < m["scrollHeight"]:
-        m = page.evaluate(js_scroll, shown)
-        page.wait_for_timeout(300)
+        m = page.evaluate(js_scroll, shown)  # a screenshot waits for the next frame: the scrolled one
         img = Image.open(io.BytesIO(page.screenshot(clip=clip)))
         new = m["top"] + m["clientHeight"] - shown  # the rows not shown before, at the bottom
         if new <= 0:

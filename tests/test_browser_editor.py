@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
+
+from tests.browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -183,9 +184,8 @@ def test_editor_in_jupyterlab(lab, chromium, nb):
         found = _axe(page, editor)
         assert not found, f"{nb}: axe-core found serious problems in the editor:\n" + "\n".join(found)
     finally:
-        page.evaluate("window.jupyterapp.commands.execute('kernelmenu:shutdown')")
-        page.wait_for_timeout(300)
         context.close()
+        lab.shutdown_kernels()  # through the server's REST API: done when it returns
 
 
 def test_editor_in_the_app_view(chromium, tmp_path):

@@ -1,7 +1,5 @@
 """Data sets: the promised shapes, labels, margins and radii, and the (non-)separability facts."""
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -68,10 +66,8 @@ def test_separable_is_reproducible_and_leaves_global_state_alone():
     assert separable(10, seed=gen)[0].shape == (10, 2)
 
 
-def test_separable_in_high_dimension_is_fast_and_fills_the_ball():
-    t0 = time.perf_counter()
+def test_separable_in_high_dimension_fills_the_ball():
     X, y, u, _ = separable(2000, d=1000, margin=0.1, seed=0, return_separator=True)
-    assert time.perf_counter() - t0 < 2.0
     assert_labelled_data(X, y, 2000, 1000)
     assert (y * (X @ u)).min() == pytest.approx(0.1)
     # Points are not squashed onto the u axis: their orthogonal parts carry most of the norm.

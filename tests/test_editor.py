@@ -20,6 +20,11 @@ from perceptron_lib.player import PointEditor, StepThrough
 MODS = {"shiftKey": False, "altKey": False, "ctrlKey": False, "metaKey": False}
 
 
+def from_browser(events, content):
+    """One ipyevents message arriving from the browser on the widget's comm, as the front end sends it."""
+    events.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
 # --------------------------------------------------------------------------- building and driving
 
 
@@ -39,7 +44,7 @@ def make(X=None, y=None, *, dpi=None, **editor_kw):
 def mouse(editor, kind, px, py, **mods):
     """One mouse message as ipyevents' front end sends it: positions in the picture's own pixels."""
     event = {"event": kind, "type": kind, "dataX": int(round(px)), "dataY": int(round(py)), **MODS, **mods}
-    editor._mouse._handle_mouse_msg(None, event, [])
+    from_browser(editor.pointer_events, event)
 
 
 def click(editor, pixel, **mods):
@@ -54,7 +59,7 @@ def drag(editor, start, end, **mods):
 
 def key(player, name, **mods):
     """A key pressed with the pointer on the picture (the player's key events, which the editor sees first)."""
-    player._key_events._handle_mouse_msg(None, {"event": "keydown", "type": "keydown", "key": name, **MODS, **mods}, [])
+    from_browser(player.key_events, {"event": "keydown", "type": "keydown", "key": name, **MODS, **mods})
 
 
 def pixel_of(player, x):
@@ -158,11 +163,11 @@ def test_a_tap_adds_a_point_too():
     spot = empty_spot(player, editor.points[0])
     for kind in ("touchstart", "touchend"):
         touch = {"dataX": spot[0], "dataY": spot[1]}
-        editor._mouse._handle_mouse_msg(None, {"event": kind, "type": kind, "changedTouches": [touch], **MODS}, [])
+        from_browser(editor.pointer_events, {"event": kind, "type": kind, "changedTouches": [touch], **MODS})
     assert len(editor.points[1]) == 21
     np.testing.assert_array_equal(editor.points[0][-1], placed_at(player, spot))
     # a touch with no position does nothing
-    editor._mouse._handle_mouse_msg(None, {"event": "touchstart", "type": "touchstart", "changedTouches": []}, [])
+    from_browser(editor.pointer_events, {"event": "touchstart", "type": "touchstart", "changedTouches": []})
     assert len(editor.points[1]) == 21
 
 

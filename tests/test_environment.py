@@ -149,7 +149,7 @@ def test_make_lab_and_the_browser_tests_share_jupyterlab_settings():
     and the browser tests run with the same settings (plus their own two: no windowing, no autosave)."""
     import json
 
-    from browser_support import LAB_OVERRIDES
+    from tests.browser_support import LAB_OVERRIDES
 
     shipped = json.loads((ROOT / "tools" / "jupyter" / "lab" / "overrides.json").read_text())
     note = shipped["@jupyterlab/apputils-extension:notification"]

@@ -22,13 +22,13 @@ time for the students' venv.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import secrets
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
@@ -77,7 +77,7 @@ def hub(tmp_path_factory):
             pytest.fail(f"COURSE_REQUIRE_BROWSER=1 but {reason}")
         pytest.skip(reason)
     from tools.hub import setup
-    from tools.hub.client import HubProcess, HubUser
+    from tools.hub.client import HubError, HubProcess, HubUser
 
     setup.install_proxy()
     setup.install_student_env()
@@ -91,9 +91,9 @@ def hub(tmp_path_factory):
     yield info
     for page in info["pages"].values():
         page.context.close()
-    for name in [*STUDENTS, INSTRUCTOR]:
-        monitor.hub("DELETE", f"/users/{name}/server")
-    time.sleep(2)
+    for name in [*STUDENTS, INSTRUCTOR]:  # as the monitor service; each returns once the server has stopped
+        with contextlib.suppress(HubError):
+            HubUser(hubp.base, name, hubp.service_token).stop_server()
     hubp.stop()
     for name in [*STUDENTS, INSTRUCTOR]:
         _remove_user(name)
@@ -115,6 +115,25 @@ JS_PROMPTS_DONE = """() => {
   const ind = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
   return p.length > 0 && p.every((x) => /^\\[\\d+\\]/.test(x.textContent.trim()))
          && (!ind || ind.getAttribute('data-status') === 'idle');
+}"""
+
+
+# The notebook `name` is the current tab (the hub's JupyterLab may first restore the lesson the
+# student had open), and its kernel indicator reads idle and has not changed for `quiet` ms: the
+# kernel's start-up chatter with JupyterLab (kernel info, the widget manager's comm info, the
+# debugger's requests) is over. The hub's JupyterLab does not expose its app to the page: the tab
+# and the indicator are what it shows. The observer follows the indicator found; a new one starts over.
+JS_LESSON_SETTLED = """([name, quiet]) => {
+  const tab = document.querySelector('.lm-DockPanel .lm-TabBar-tab.jp-mod-current .lm-TabBar-tabLabel');
+  const ind = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+  if (!tab || tab.textContent.trim() !== name || !ind) return false;
+  if (window.__courseIndicator !== ind) {
+    window.__courseIndicator = ind;
+    window.__courseLastChange = performance.now();
+    new MutationObserver(() => { window.__courseLastChange = performance.now(); })
+      .observe(ind, {attributes: true, attributeFilter: ['data-status']});
+  }
+  return ind.getAttribute('data-status') === 'idle' && performance.now() - window.__courseLastChange >= quiet;
 }"""
 
 
@@ -145,8 +164,7 @@ def _step(page, player) -> tuple[str, str]:
 def _open_lesson_03(page, hub, name):
     page.goto(f"{hub['hub'].base}/user/{name}/lab/tree/{LESSON}")
     page.wait_for_selector(".jp-Notebook .jp-Cell")
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status=idle]")
-    page.wait_for_timeout(1500)  # the kernel goes through starting, busy, idle: let it settle
+    page.wait_for_function(JS_LESSON_SETTLED, arg=[LESSON.split("/")[-1], 300], polling=50)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     page.wait_for_function(JS_PROMPTS_DONE, timeout=TIMEOUT_MS, polling=300)

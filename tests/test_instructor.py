@@ -6,30 +6,34 @@ Fast checks (no browser):
 * every cell of every notebook has a valid ``metadata.slideshow.slide_type``; the first code
   cell (the imports, the style switch and the seed) is ``skip``; each lesson makes a deck of
   several slides;
-* the export preprocessor (tools/course_export.py) leaves no live widget and no ``<StepThrough>``
-  text in any notebook, and keeps every player's animation;
+* the exports choose each output by nbconvert's priority (tools/course_export.py): a player's
+  recording when its kernel recorded one, else its picture with its alt text, never the live
+  widget; links between lessons point at the pages; the speaker notes are in the deck only;
+* the kernel of a re-run export gets the preset and the recording switch in its environment,
+  and the exporting process's own environment is left as it was;
 * the site and the decks, built into a pytest tmp folder from the saved outputs, have the right
-  files, no http(s) script or stylesheet, the course map in order, and stay under 20 MB;
-* a lecture-style deck (the notebook re-run with ``COURSE_STYLE=lecture``) has bigger frames.
+  files, no http(s) script or stylesheet, no widget view or widget state, the course map in
+  order, and stay under 20 MB.
 
 Browser checks (marker ``browser``, headless Debian Chromium through playwright; skipped without
 it unless ``COURSE_REQUIRE_BROWSER=1``):
 
 * (a) RISE: a deck renders at ``/rise/<nb>?token=T`` and runs code; its live players do not work
   (a strict xfail records it, see README "For instructors");
-* (b) each deck of ``make slides`` opens from file:// with the network blocked, with no error,
-  and an animation's "Next frame" control advances the frame;
-* (c) ``make app``'s Voila view (the same template and options) loads, shows no code, and a
-  player's Step changes its readout;
-* (d) each page of ``make site`` opens from file:// with the network blocked, with no error and
-  the mathematics typeset, and an animation's "Next frame" advances the frame.
+* (b) each deck of ``make slides`` (lecture preset, recorded) opens from file:// with the network
+  blocked, with no error, and each lesson with a player has a recording whose Step shows the next
+  frame; every slide of every deck fits 1280x720 at every frame of its recordings;
+* (c) ``make app``'s Voila view (the same template and options) loads, shows no code, loads
+  nothing from the network, and a player's Step changes its readout;
+* (d) each page of ``make site`` (notebook preset, recorded) opens from file:// with the network
+  blocked, with no error and the mathematics typeset, and each player's recording steps.
 
 Screenshots go to ``tests/artifacts/instructor/`` (git-ignored).
 """
 
 from __future__ import annotations
 
-import base64
+import os
 import re
 import shutil
 import time
@@ -150,54 +154,47 @@ def _fake_lesson(folder: Path, *, saved_outputs=()) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=_id)
-def test_export_leaves_no_live_widget(path):
-    out, _ = ce.OfflineOutputs(link_targets={}).preprocess(_read(path), {})
-    outputs = [o for c in out.cells for o in c.get("outputs", [])]
-    assert not [o for o in outputs if ce.WIDGET_VIEW in o.get("data", {})]
-    assert not [o for o in outputs if "".join(o.get("data", {}).get("text/plain", "")).startswith("<StepThrough")]
-    assert "widgets" not in out.metadata
+def _two_player_lesson(folder: Path) -> Path:
+    """A one-lesson course whose two cells hold a recorded player and a player with its picture only."""
+    cells = [nbformat.v4.new_code_cell("p", outputs=[_player_output(True)]),
+             nbformat.v4.new_code_cell("p", outputs=[_player_output(False)])]  # fmt: skip
+    for cell in cells:
+        cell.metadata["slideshow"] = {"slide_type": "slide"}
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), folder / "00_fake.ipynb")
+    return folder
 
 
-def test_export_shows_the_recording_when_there_is_one_else_the_picture_with_its_alt():
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("p", outputs=[_player_output(True)]),
-                                         nbformat.v4.new_code_cell("p", outputs=[_player_output(False)])])  # fmt: skip
-    out, _ = ce.OfflineOutputs(link_targets={}).preprocess(nb, {})
-    (recording,), (still,) = (c.outputs for c in out.cells)
-    assert set(recording["data"]) == {"text/html"} and "fake-recording" in recording["data"]["text/html"]
-    assert set(still["data"]) == {"image/png"} and still["metadata"]["image/png"]["alt"] == PLAYER_ALT
+@pytest.mark.parametrize("kind", ["site", "slides"])
+def test_export_shows_the_recording_when_there_is_one_else_the_picture_with_its_alt(tmp_path, kind):
+    """nbconvert's display_data_priority (course_export.OUTPUT_PRIORITY) picks a player's output."""
+    folder = _two_player_lesson(tmp_path / "nb")
+    builder = build_site if kind == "site" else build_slides
+    out = builder.build(tmp_path / kind, folder, style="saved")["out"]
+    html = (out / ("00_fake.html" if kind == "site" else "00_fake.slides.html")).read_text()
+    first, second = re.split(r'id="cell-id=[^"]+"', html)[1:]
+    assert "fake-recording" in first and PNG_1PX not in first, "the recorded player shows its recording"
+    assert "fake-recording" not in second and PNG_1PX in second, "the other player shows its picture"
+    assert f'alt="{PLAYER_ALT}"' in second.replace("&#39;", "'")
+    assert ce.WIDGET_VIEW not in html and "&lt;StepThrough" not in html
 
 
-def test_export_fixes_a_matplotlib_animation_for_offline_pages():
-    anim = nbformat.v4.new_output(
-        "display_data",
-        data={"text/html": '<details><summary>No kernel?</summary><link rel="stylesheet"\nhref="https://maxcdn.'
-              'bootstrapcdn.com/font-awesome/4.4.0/css/font-awesome.min.css">\n<div class="animation"><img>'
-              '<div class="anim-controls"></div></div></details>', "text/plain": "<anim>"},
-    )  # fmt: skip
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("[a](00_start_here.ipynb), [b](99_x.ipynb)"),
-                                         nbformat.v4.new_code_cell("a", outputs=[anim])])  # fmt: skip
-    out, _ = ce.OfflineOutputs(link_targets={"00_start_here": True}).preprocess(nb, {})
-    html = out.cells[1].outputs[0]["data"]["text/html"]
-    assert "<details open>" in html and "font-awesome" not in html and ".fa-step-forward" in html
-    assert not ce.remote_references(html)
-    assert "(00_start_here.html)" in out.cells[0].source and "(99_x.ipynb)" in out.cells[0].source
-
-
-def test_export_shows_a_still_of_a_widget_with_only_its_state():
-    png = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
-    state = {
-        "box": {"model_name": "VBoxModel", "state": {"children": ["IPY_MODEL_img", "IPY_MODEL_txt"]}},
-        "img": {"model_name": "ImageModel", "state": {"format": "png"},
-                "buffers": [{"path": ["value"], "encoding": "base64", "data": png}]},
-        "txt": {"model_name": "HTMLModel", "state": {"value": "<b>Start</b>"}},
-    }  # fmt: skip
-    view = nbformat.v4.new_output("display_data", data={ce.WIDGET_VIEW: {"model_id": "box"}, "text/plain": "VBox()"})
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("live", outputs=[view])])
-    nb.metadata["widgets"] = {ce.WIDGET_STATE: {"state": state, "version_major": 2, "version_minor": 0}}
-    out, _ = ce.OfflineOutputs(link_targets={}).preprocess(nb, {})
-    (still,) = out.cells[0].outputs
-    assert "image/png" in still["data"] and "<b>Start</b>" in still["data"]["text/html"]
+def test_course_links_point_at_the_pages():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("[a](00_start_here.ipynb), [b](99_x.ipynb), [c](solutions/01_a_solutions.ipynb)"),
+        nbformat.v4.new_code_cell("a", outputs=[nbformat.v4.new_output(
+            "display_data", data={"text/html": '<a href="00_start_here.ipynb#top">map</a>'})]),
+    ])  # fmt: skip
+    targets = {"00_start_here": True, "solutions/01_a_solutions": True}
+    out, _ = ce.CourseLinks(link_suffix=".slides.html", link_targets=targets).preprocess(nb, {})
+    assert out.cells[0].source == (
+        "[a](00_start_here.slides.html), [b](99_x.ipynb), [c](solutions/01_a_solutions.slides.html)"
+    )
+    assert out.cells[1].outputs[0]["data"]["text/html"] == '<a href="00_start_here.slides.html#top">map</a>'
+    # from a solution page, a lesson is one folder up
+    nb2 = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("[back](../00_start_here.ipynb)")])
+    out2, _ = ce.CourseLinks(link_targets={"00_start_here": True}).preprocess(nb2, {"course_relpath": "solutions"})
+    assert out2.cells[0].source == "[back](../00_start_here.html)"
 
 
 def test_remote_references_finds_scripts_and_styles_but_not_links():
@@ -218,7 +215,11 @@ def test_remote_references_finds_scripts_and_styles_but_not_links():
 def test_speaker_notes_go_into_the_deck_and_nowhere_else(tmp_path):
     folder = _fake_lesson(tmp_path / "nb", saved_outputs=[_player_output(False)])
     deck = build_slides.build(tmp_path / "slides", folder, style="saved")["decks"][0]["path"].read_text()
-    assert re.search(r'<aside class="notes">[\s\S]*Ask: what will the player show\?[\s\S]*?</aside>', deck)
+    first_slide = deck[deck.index("<section"): deck.index("</section>")]
+    assert re.search(r'<aside class="notes">\s*<p>Ask: what will the player show\?</p>\s*</aside>', first_slide), (
+        "the title cell's note is not in its slide's speaker notes"
+    )
+    assert deck.count('<aside class="notes">') == 1
     page = build_site.build(tmp_path / "site", folder, style="saved")["out"] / "00_fake.html"
     assert "what will the player show" not in page.read_text()
 
@@ -230,8 +231,12 @@ def test_instructors_md_lists_every_speaker_note_as_the_notebooks_say():
     assert instructor_notes.with_section(text, instructor_notes.section(NOTEBOOKS)) == text, (
         "INSTRUCTORS.md's speaker notes differ from the notebooks' metadata: run `python -m tools.instructor_notes`"
     )
-    notes = [n for p in LESSONS for c in _read(p).cells for n in instructor_notes.notes_of(c)]
+    cells = [c for p in LESSONS for c in _read(p).cells if instructor_notes.notes_of(c)]
+    notes = [n for c in cells for n in instructor_notes.notes_of(c)]
     assert len(notes) >= 11
+    # the deck writes a cell's notes with the cell: a skipped cell would take them off the deck
+    skipped = [c.id for c in cells if build_slides.slide_type(c) == "skip"]
+    assert not skipped, f"speaker notes on cells the decks skip: {skipped}"
     for note in notes:
         assert " ".join(note.split()) in text
 
@@ -287,6 +292,7 @@ def test_site_pages_link_to_pages_and_every_picture_has_its_alt(site):
     for page in sorted(out.rglob("*.html")):
         html = page.read_text()
         assert "&lt;StepThrough" not in html and "<StepThrough" not in html
+        assert ce.WIDGET_VIEW not in html and "widget-state" not in html, page.name
         assert "No description has been provided" not in html, page.name
         assert not _imgs_without_alt(html), (page.name, _imgs_without_alt(html)[:3])
 
@@ -304,16 +310,23 @@ def test_slides_have_one_deck_per_lesson_and_are_offline(slides):
         assert "No description has been provided" not in html and not _imgs_without_alt(html)
         assert 'class="highlight hl-ipython3' not in html, "code on a slide (tag the cell slide-show-code to show it)"
         assert "not attempted yet" not in html, f"{d['path'].name}: an exercise check's output is on a slide"
+        assert ce.WIDGET_VIEW not in html and "widget-state" not in html, d["path"].name
 
 
-def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path):
-    """The kernel of a re-run export has PERCEPTRON_COURSE_RECORD=1 and the preset; the page shows the recording."""
+def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path, monkeypatch):
+    """The kernel of a re-run export has PERCEPTRON_COURSE_RECORD=1 and the preset in its own
+    environment (this process's stays as it was); the page shows the recording."""
+    monkeypatch.delenv(ce.RECORD_ENV, raising=False)
+    monkeypatch.delenv("COURSE_STYLE", raising=False)
+    before = dict(os.environ)
     folder = _fake_lesson(tmp_path / "nb")
     lecture = build_slides.build(tmp_path / "slides", folder, style="lecture")
+    assert dict(os.environ) == before
     assert lecture["warnings"] == [], lecture["warnings"]
     deck = lecture["decks"][0]["path"].read_text()
     assert 'class="fake-recording" data-style="lecture"' in deck
-    assert PNG_1PX not in deck and "&lt;StepThrough" not in deck
+    assert PNG_1PX not in deck and "&lt;StepThrough" not in deck and ce.WIDGET_VIEW not in deck
+    assert "widget-state" not in deck, "a page has no widget manager: the run stores no widget state"
     site = build_site.build(tmp_path / "site", folder, style="notebook")
     page = (site["out"] / "00_fake.html").read_text()
     assert 'class="fake-recording" data-style="notebook"' in page
@@ -375,16 +388,28 @@ def _offline_page(browser, viewport=(1280, 800)):
     return page, problems
 
 
-def _step_animation(page, scope: str) -> None:
-    """Click "Next frame" on the first animation in `scope`: the frame and the slider move on."""
-    anim = page.locator(f"{scope} .animation").first
-    img, slider = anim.locator("img").first, anim.locator("input.anim-slider").first
-    before, k = img.get_attribute("src"), int(slider.input_value())
-    anim.locator('button[title="Next frame"]').click()
-    page.wait_for_function(
-        "([el, k]) => parseInt(el.value) === k + 1", arg=[slider.element_handle(), k], timeout=5000
-    )
-    assert img.get_attribute("src") != before, "the frame did not change"
+def _has_player(path: Path) -> bool:
+    """Whether a notebook displays a player, switch, editor or live figure (a widget view in its outputs)."""
+    return any(ce.WIDGET_VIEW in o.get("data", {}) for c in _read(path).cells for o in c.get("outputs", []))
+
+
+def _step_recording(page, scope: str) -> None:
+    """Click Step on the first recording in `scope`: the frame slider, the picture, its alt text and
+    the readout move on to the next frame; End shows the last frame."""
+    rec = page.locator(f"{scope} .perceptron-recording").first
+    img, slider, readout = rec.locator("img").first, rec.locator("input[type=range]").first, rec.locator(".rec-readout")
+    frames = int(slider.get_attribute("max")) + 1
+    assert frames >= 2, f"a recording of {frames} frame"
+    before = (img.get_attribute("src"), img.get_attribute("alt"), readout.inner_text())
+    assert int(slider.input_value()) == 0
+    rec.locator("button[data-act=step]").click()
+    page.wait_for_function("(el) => el.value === '1'", arg=slider.element_handle(), timeout=5000)
+    after = (img.get_attribute("src"), img.get_attribute("alt"), readout.inner_text())
+    assert after[0] != before[0], "Step did not change the picture"
+    assert after[1] != before[1] or after[2] != before[2], "Step changed neither the alt text nor the readout"
+    rec.locator("button[data-act=last]").click()
+    page.wait_for_function("([el, n]) => el.value === String(n - 1)", arg=[slider.element_handle(), frames],
+                           timeout=5000)  # fmt: skip
 
 
 def _shot(page, name: str, **kwargs) -> None:
@@ -394,23 +419,27 @@ def _shot(page, name: str, **kwargs) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_browser_deck_works_offline(chromium, slides, lesson):
-    deck = slides["out"] / f"{lesson.stem}.slides.html"
-    page, problems = _offline_page(chromium)
+def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_slides, lesson):
+    """A deck as `make slides` makes it, from file:// with the network blocked: no error, and on
+    the first slide with a recording (every lesson with a player has one) Step shows the next frame."""
+    deck = lecture_slides["out"] / f"{lesson.stem}.slides.html"
+    page, problems = _offline_page(chromium, (1280, 720))
     page.goto(deck.as_uri())
-    page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=20_000)
+    page.wait_for_function("window.Reveal && Reveal.isReady() && document.body.dataset.courseFitted === '1'",
+                           timeout=30_000)  # fmt: skip
     total = page.evaluate("Reveal.getTotalSlides()")
-    expected = next(d["slides"] for d in slides["decks"] if d["path"] == deck)
-    assert total >= expected
+    assert total == next(d["slides"] for d in lecture_slides["decks"] if d["path"] == deck)
     target = page.evaluate(
-        """() => { for (const s of Reveal.getSlides()) { if (s.querySelector('.animation')) {
+        """() => { for (const s of Reveal.getSlides()) { if (s.querySelector('.perceptron-recording')) {
                  const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v || 0); while (Reveal.nextFragment()) {}
                  return i; } } return null; }"""
     )
+    assert (target is not None) == _has_player(lesson), (
+        f"{lesson.name}: {'no recording on any slide' if target is None else 'a recording but no player'}"
+    )
     if target is not None:
-        _step_animation(page, ".reveal .slides section.present")
-    page.wait_for_timeout(300)
-    _shot(page, f"deck_{lesson.stem}.png")
+        _step_recording(page, ".reveal .slides section.present")
+        _shot(page, f"deck_{lesson.stem}_recording_last_frame.png")
     assert not problems, problems
     page.context.close()
 
@@ -439,13 +468,40 @@ JS_SLIDE_FIT = """() => {
           h: Reveal.getIndices().h, v: Reveal.getIndices().v || 0};
 }"""
 
+# Every frame of every recording on the current slide, shown in turn through its frame slider: the
+# slide's content box must stay inside the deck at each (a readout may not grow past the slide's
+# foot once the recording is stepped). Returns the frames shown and those whose box left the deck.
+JS_RECORDING_FRAMES_FIT = """() => {
+  const s = Reveal.getCurrentSlide(), box = s.querySelector(':scope > .course-fit') || s;
+  const deck = document.querySelector('.reveal').getBoundingClientRect();
+  let shown = 0, tallest = 0;
+  const out = [];
+  s.querySelectorAll('.perceptron-recording').forEach((rec, r) => {
+    const rng = rec.querySelector('input[type=range]'), n = parseInt(rng.max) + 1;
+    for (let k = 0; k < n; k++) {
+      rng.value = String(k);
+      rng.dispatchEvent(new Event('input'));
+      const b = box.getBoundingClientRect();
+      shown += 1;
+      tallest = Math.max(tallest, b.height);
+      if (b.bottom > deck.bottom + 2 || b.top < deck.top - 2) {
+        out.push(`recording ${r + 1} frame ${k}: bottom at ${Math.round(b.bottom)}px`);
+      }
+    }
+    rng.value = '0';
+    rng.dispatchEvent(new Event('input'));
+  });
+  return {shown: shown, tallest: Math.round(tallest), outside: out.slice(0, 3)};
+}"""
+
 
 @pytest.mark.browser
 @pytest.mark.parametrize("build", ["saved", "lecture"])
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, build, lesson):
     """Every slide of every deck, in both builds: one screen at 1280x720 (no inner scroll, no cut
-    text, no image without alt), and the right arrow key always reaches the next slide."""
+    text, no image without alt) at every frame of its recordings, and the right arrow key always
+    reaches the next slide."""
     decks = request.getfixturevalue("slides" if build == "saved" else "lecture_slides")
     deck = decks["out"] / f"{lesson.stem}.slides.html"
     page, problems = _offline_page(chromium, (1280, 720))
@@ -457,7 +513,7 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
     vertical = page.evaluate("() => Reveal.getSlides().filter((s) => (Reveal.getIndices(s).v || 0) > 0).length")
     assert vertical == 0, f"{vertical} slides below others: the right arrow would skip them"
     page.locator(".reveal").click(position={"x": 5, "y": 5})
-    bad, scales = [], []
+    bad, scales, frames = [], [], 0
     for i in range(total):
         if i:
             page.keyboard.press("ArrowRight")
@@ -470,20 +526,32 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
         if not fit["inside"] or fit["cut"] or fit["noAlt"] or fit["scale"] < MIN_SLIDE_SCALE:
             bad.append(f"slide {i + 1}: scale {fit['scale']}, inside {fit['inside']}, scrolls or cuts {fit['cut']}, "
                        f"{fit['noAlt']} images without alt")  # fmt: skip
+        stepped = page.evaluate(JS_RECORDING_FRAMES_FIT)
+        frames += stepped["shown"]
+        if stepped["outside"]:
+            bad.append(f"slide {i + 1}: stepped past the slide's foot: {stepped['outside']}")
     _shot(page, f"deck_{build}_{lesson.stem}_last.png")
     page.context.close()
-    print(f"{lesson.stem} ({build}): {total} slides, all fit; smallest scale {min(scales):.2f}")
+    print(f"{lesson.stem} ({build}): {total} slides, all fit at all {frames} recorded frames; "
+          f"smallest scale {min(scales):.2f}")
     assert not bad, bad
     assert not problems, problems
 
 
+@pytest.fixture(scope="session")
+def recorded_site(tmp_path_factory) -> dict:
+    """`make site` as it is made: every notebook re-run in the notebook preset, players recorded
+    (the same build tests/test_a11y.py checks)."""
+    return built("site", "notebook", str(tmp_path_factory.getbasetemp()))
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize(
-    "page_name",
-    ["index.html"] + [f"{p.stem}.html" for p in LESSONS] + [f"solutions/{p.stem}.html" for p in SOLUTIONS],
-)
-def test_browser_site_page_works_offline(chromium, site, page_name):
-    path = site["out"] / page_name
+@pytest.mark.parametrize("notebook", [None, *ALL_NOTEBOOKS], ids=lambda p: "index" if p is None else _id(p))
+def test_browser_site_page_works_offline(chromium, recorded_site, notebook):
+    """A page of `make site` from file:// with the network blocked: no error, the mathematics
+    typeset, and on a page with a player its first recording steps."""
+    page_name = "index.html" if notebook is None else _id(notebook).replace(".ipynb", ".html")
+    path = recorded_site["out"] / page_name
     page, problems = _offline_page(chromium, (1200, 900))
     page.goto(path.as_uri())
     page.wait_for_load_state("load")
@@ -493,8 +561,10 @@ def test_browser_site_page_works_offline(chromium, site, page_name):
         if re.search(r"\$[^$\n]+\$|\\\(", path.read_text()):
             assert page.locator("mjx-container").count() > 0, "no mathematics was typeset"
         assert page.locator("text=Error").filter(has_text="Error displaying").count() == 0
-        if page.locator(".animation").count():
-            _step_animation(page, "body")
+        recordings = page.locator(".perceptron-recording").count()
+        assert (recordings > 0) == _has_player(notebook), f"{page_name}: {recordings} recordings"
+        if recordings:
+            _step_recording(page, "body")
     _shot(page, "site_" + page_name.replace("/", "_").replace(".html", ".png"), full_page=False)
     assert not problems, problems
     page.context.close()
@@ -519,9 +589,10 @@ LECTURE_MIN_FONT_PX = 18
 @pytest.mark.parametrize("template", ["course_app", "course_app_lecture"])
 def test_browser_app_view_runs_a_player_without_code(chromium, template):
     """`make app` (and `COURSE_STYLE=lecture make app`): Voila on the notebooks folder with the
-    course template. No code, no exercise check, no prose about hidden code; a player steps;
-    the links to other lessons open; in the lecture preset no text is smaller than 18 px."""
-    from browser_support import jupyter_server
+    course template. Nothing from the network (no request leaves 127.0.0.1, and the page holds no
+    http(s) script or stylesheet); no code, no exercise check, no prose about hidden code; a player
+    steps; the links to other lessons open; in the lecture preset no text is smaller than 18 px."""
+    from tests.browser_support import jupyter_server
 
     lesson = _voila_lesson()
     env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
@@ -531,6 +602,17 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         page = chromium.new_page(viewport={"width": 1280, "height": 720})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        remote: list[str] = []
+
+        def local_only(route):  # a lecture room may have no network: the app must not need it
+            url = route.request.url
+            if url.startswith(("data:", "blob:")) or url.startswith(srv.url):
+                route.continue_()
+            else:
+                remote.append(url)
+                route.abort()
+
+        page.route("**/*", local_only)
         t0 = time.monotonic()
         page.goto(srv.voila_url(lesson.name), timeout=240_000)  # Voila answers once the lesson has run
         step = page.locator(".perceptron-stepthrough .widget-button", has_text="Step").first
@@ -542,6 +624,7 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
                        errors: document.querySelectorAll('.jp-OutputArea-output[data-mime-type*="error"]').length})"""
         )
         assert dom == {"codeInputs": 0, "editors": 0, "errors": 0}, dom
+        assert not ce.remote_references(page.content()), ce.remote_references(page.content())[:3]
         text = page.locator("body").inner_text()
         assert "import " not in text
         for hidden in ("not attempted yet", "Exercise 1", "Replace the `...`", "Shift-Enter"):
@@ -575,6 +658,7 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
             status = page.request.get(href, max_redirects=0, timeout=240_000).status
             assert status == 200, f"{href} answers {status}"
         assert not errors, errors
+        assert not remote, f"the app asked the network for {remote[:3]}"
         print(f"Voila ({template}): {lesson.name} ready in {loaded:.1f} s")
         page.close()
 
@@ -599,7 +683,7 @@ def rise_deck(chromium, tmp_path_factory):
     code is replaced by a self-contained player (the deck skips the imports cell, so the
     lesson's own cell cannot run there) and run with Ctrl-Enter.
     """
-    from browser_support import jupyter_server
+    from tests.browser_support import jupyter_server
 
     lesson = _voila_lesson()
     root = tmp_path_factory.mktemp("rise")
@@ -687,47 +771,3 @@ def test_saved_deck_has_a_still_for_every_live_figure(slides):
                 if "<img" not in _cell_html(html, cell.id):
                     missing.append(f"{p.stem} cell {cell.id}")
     assert not missing, f"live figures with no still in the saved decks: {missing}"
-
-
-# --- live presenting in JupyterLab (jupyterlab-slideshow) ------------------------------------
-
-
-@pytest.mark.browser
-def test_browser_slideshow_presents_the_notebook_and_its_player_steps_live(chromium, tmp_path):
-    """jupyterlab-slideshow's deck mode (command deck:start) in JupyterLab: the slides are the
-    notebook's own cells, so the widget manager is there and a player steps live on its slide."""
-    from browser_support import JS_KERNEL_IDLE, jupyter_server
-
-    lesson = _voila_lesson()
-    shutil.copytree(NOTEBOOKS, tmp_path / "notebooks")
-    path = f"notebooks/{lesson.name}"
-    with jupyter_server(tmp_path, app="lab", timeout=90) as srv:
-        page = chromium.new_page(viewport={"width": 1280, "height": 720})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(srv.lab_url(path))
-        page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=90_000)
-        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_selector(".perceptron-stepthrough .widget-button", timeout=180_000)
-        page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=180_000)
-        has_deck = page.evaluate("() => window.jupyterapp.commands.hasCommand('deck:start')")
-        assert has_deck, "jupyterlab-slideshow is not installed"
-        page.locator(".jp-Notebook .jp-Cell").first.click()  # the deck presents the active notebook
-        page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
-        on_slide = ".jp-deck-mod-visible .perceptron-stepthrough"
-        for _ in range(100):
-            if page.locator(on_slide).count():
-                break
-            page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
-            page.wait_for_timeout(100)
-        player = page.locator(on_slide).first
-        assert player.count(), "no slide of the deck shows a player"
-        readout = player.locator(".widget-html").first
-        before = readout.inner_text()
-        player.locator(".widget-button", has_text="Step").first.click()
-        page.wait_for_function("([el, b]) => el.innerText !== b", arg=[readout.element_handle(), before],
-                               timeout=10_000)  # fmt: skip
-        _shot(page, f"slideshow_{lesson.stem}_player.png")
-        assert page.locator(".jp-deck-mod-visible").count() > 0
-        assert not errors, errors
-        page.close()

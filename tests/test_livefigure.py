@@ -19,28 +19,29 @@ def _live():
         line.set_ydata([offset, offset + slope])
         return f"slope {slope:.1f}, offset {offset:.1f}"
 
-    live.bind(show, slope=widgets.FloatSlider(value=1.0, min=-2, max=2), offset=widgets.FloatSlider(value=0.0))
-    return live, line, calls
+    controls = {"slope": widgets.FloatSlider(value=1.0, min=-2, max=2), "offset": widgets.FloatSlider(value=0.0)}
+    live.bind(show, **controls)
+    return live, line, calls, controls
 
 
 def test_controls_move_artists_and_image():
-    live, line, calls = _live()
+    live, line, calls, controls = _live()
     first = live.frame_png()
     assert first.startswith(b"\x89PNG") and calls == [(1.0, 0.0)]
     # sweep every control over its range
     for v in np.linspace(-2, 2, 5):
         live.set(slope=float(v))
         assert line.get_ydata()[1] == pytest.approx(v)
-    live._controls["offset"].value = 0.5  # as a student dragging it
+    controls["offset"].value = 0.5  # as a student dragging it
     assert live.text == "slope 2.0, offset 0.5" and live.values == {"slope": 2.0, "offset": 0.5}
     assert live.frame_png() != first
     assert repr(live) == "<LiveFigure: slope, offset>"
     # the picture's alt sentence is its tooltip (the title in the browser), and it follows the readout
-    assert live._image.tooltip == live.alt == "Interactive figure at slope 2.0, offset 0.5."
+    assert live.picture.tooltip == live.alt == "Interactive figure at slope 2.0, offset 0.5."
 
 
 def test_errors_and_style():
-    live, _, _ = _live()
+    live, _, _, _ = _live()
     with pytest.raises(KeyError, match="the controls are"):
         live.set(angle=3)
     with pytest.raises(ValueError, match="one entry per axes"):
@@ -51,7 +52,7 @@ def test_errors_and_style():
 
 
 def test_set_redraws_once_for_several_controls():
-    live, _, calls = _live()
+    live, _, calls, _ = _live()
     calls.clear()
     live.set(slope=-1.0, offset=0.5)
     assert calls == [(-1.0, 0.5)]  # one call, with both new values: no half-set frame in between

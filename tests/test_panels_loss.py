@@ -177,15 +177,15 @@ def test_subgradient_view_arrows_add_up(point, theta):
 # --------------------------------------------------------------------------- in the player
 
 
-def test_contour_path_panel_follows_the_run(monkeypatch):
+def test_contour_path_panel_follows_the_run():
     run = fit_perceptron(X8, Y8)
     # fixed arrow scale: the main panel's scale note would otherwise ask for full redraws of its own
     p = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(), LossPanel(loss_surfaces.loss_along_run, "L")],
                     data_panel=DataPanel(arrow_scale=0.2))
     panel = p.panels[1]  # the scene's copy
     assert panel.blit_layers  # b takes two values in this run
-    full = []
-    monkeypatch.setattr(p._scene, "_full_draw", lambda: full.append(1))
+    full = []  # a full draw of the figure fires matplotlib's draw_event; a blit does not
+    p.figure.canvas.mpl_connect("draw_event", lambda _e: full.append(1))
     frames = set()
     for k in range(p.K + 1):
         p.seek(k)

@@ -44,10 +44,6 @@ def sign(v):
     return "+1" if v > 0 else "-1"
 
 
-def slider(player):
-    return player.slider if hasattr(player, "slider") else player._slider
-
-
 def check_shows(player, run, X, y):
     """The player's picture and words are those of `run` on (X, y) at its step k."""
     assert player.run is run
@@ -92,7 +88,7 @@ def test_defect1_every_order_every_k():
         for label in order:
             switch.select(label)
             run, X, y = runs[label]
-            assert slider(player).max == player.K == len(run.history) - 1
+            assert player.slider.max == player.K == len(run.history) - 1
             for k in range(player.K + 1):
                 player.seek(k)
                 check_shows(player, run, X, y)
@@ -122,11 +118,11 @@ def test_defect4_slider_range_follows_the_run():
     long = fit_perceptron(X8, Y8)
     short = fit_perceptron(X8[:2], Y8[:2])
     p = StepThrough(short, X8[:2], Y8[:2])
-    first = slider(p)
+    first = p.slider
     p.set_run(long, X8, Y8)
-    assert slider(p) is not first, "a run change must give the front end a new slider (the old one kept its range)"
-    assert slider(p).max == p.K == long.mistakes and slider(p).value == 0
-    slider(p).value = slider(p).max  # what the End key does
+    assert p.slider is not first, "a run change must give the front end a new slider (the old one kept its range)"
+    assert p.slider.max == p.K == long.mistakes and p.slider.value == 0
+    p.slider.value = p.slider.max  # what the End key does
     assert p.k == long.mistakes and long.mistakes > short.mistakes and p.state.i == long.history.i[-1]
 
 
@@ -278,11 +274,16 @@ def test_display_bundle_has_a_small_still_with_alt_text(monkeypatch):
     assert "http://" not in html and "https://" not in html and p.k == 3
 
 
+def from_browser(events, content):
+    """One ipyevents message arriving from the browser on the widget's comm, as the front end sends it."""
+    events.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
 def keydown(player, key, **mods):
     """A key pressed with the pointer on the picture, as ipyevents' front end sends it to the kernel."""
     event = {"event": "keydown", "type": "keydown", "key": key, "shiftKey": False, "ctrlKey": False,
              "altKey": False, "metaKey": False, **mods}
-    player._key_events._handle_mouse_msg(None, event, [])
+    from_browser(player.key_events, event)
 
 
 def test_keys_on_the_picture_step_the_player_and_the_picture_carries_the_alt_text():
@@ -309,7 +310,7 @@ def test_keys_on_the_picture_step_the_player_and_the_picture_carries_the_alt_tex
     keydown(p, "a")
     assert p.k == 1 and not p.playing
     # only key presses: a key release does not step
-    p._key_events._handle_mouse_msg(None, {"event": "keyup", "type": "keyup", "key": "ArrowRight"}, [])
+    from_browser(p.key_events, {"event": "keyup", "type": "keyup", "key": "ArrowRight"})
     assert p.k == 1
 
 

@@ -74,16 +74,13 @@ def test_env_var_picks_default_preset():
     assert run_py(code_ctx, {"COURSE_STYLE": "lecture"}) == "notebook"
 
 
-def test_env_var_bad_value_says_what_to_do(monkeypatch):
-    monkeypatch.setattr(S, "_active", None)
+def test_env_var_bad_value_says_what_to_do(no_style_chosen, monkeypatch):
     monkeypatch.setenv("COURSE_STYLE", "poster")
     with pytest.raises(ValueError, match="COURSE_STYLE='poster'.*lecture"):
         S.current()
 
 
-def test_use_current_context(monkeypatch):
-    monkeypatch.delenv("COURSE_STYLE", raising=False)
-    monkeypatch.setattr(S, "_active", None)
+def test_use_current_context(no_style_chosen):
     before = dict(matplotlib.rcParams)
     assert S.current() is S.NOTEBOOK
     assert S.use("lecture") is S.LECTURE and S.current() is S.LECTURE

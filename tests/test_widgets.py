@@ -4,6 +4,7 @@ import io
 import logging
 import warnings
 
+import ipywidgets as widgets
 import matplotlib
 import numpy as np
 import pytest
@@ -80,13 +81,37 @@ def run_eta(player):
     return player.run.eta
 
 
+def shown(widget):
+    """Every widget of `widget`'s tree, as the front end shows them (each box's children, in order)."""
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from shown(child)
+
+
+def control(player, label):
+    """The one control of the player a student finds by its words: a button's label ("Step"), a
+    description ("speed"), or "play" for the play/pause toggle (its label changes as it plays)."""
+    if label == "play":
+        found = [w for w in shown(player.widget) if isinstance(w, widgets.ToggleButton)]
+    else:
+        found = [w for w in shown(player.widget) if getattr(w, "description", None) == label]
+    assert len(found) == 1, f"{len(found)} controls labelled {label!r} in the player"
+    return found[0]
+
+
+def shown_html(player) -> str:
+    """The HTML the player shows (its readout and key help)."""
+    return "".join(w.value for w in shown(player.widget) if isinstance(w, widgets.HTML))
+
+
 def synced(player):
     """The slider, the buttons' enabled states and the Play button's words all agree with k and playing."""
     k, K = player.k, player.K
-    play = player._play_btn
+    play = control(player, "play")
+    back, reset, step, end = (control(player, name) for name in ("Back", "Reset", "Step", "End"))
     return (k == player.slider.value and player.slider.max == K
-            and player._back_btn.disabled == player._reset_btn.disabled == (k == 0)
-            and player._step_btn.disabled == player._end_btn.disabled == (k >= K)
+            and back.disabled == reset.disabled == (k == 0)
+            and step.disabled == end.disabled == (k >= K)
             and play.value == player.playing
             and (play.description, play.icon) == (("Pause", "pause") if player.playing else ("Play", "play")))
 
@@ -111,7 +136,7 @@ def test_readout_tiny_run():
     assert "w = (2, 1), b = 1." in t1
     assert "Mistakes so far: 1" in t1 and "Mistakes now: 0 of 2" in t1
     assert "End: converged. Epoch 2 made no update" in t1
-    html = p._readout.value
+    html = shown_html(p)
     assert "Update 1 of 1" in html and "0 → 6" in html and "converged" in html
     assert p.lines(0)[0].startswith("Start state")
     check_data_panel(p)
@@ -187,16 +212,17 @@ def test_buttons_slider_speed_play(blobs):
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
     K = p.K
-    assert p._back_btn.disabled and p._reset_btn.disabled and not p._step_btn.disabled
+    reset, back, step, speed = (control(p, name) for name in ("Reset", "Back", "Step", "speed"))
+    assert back.disabled and reset.disabled and not step.disabled
     for _ in range(K + 5):  # rapid repeated clicks, past the end
-        p._step_btn.click()
-    assert p.k == K and synced(p) and p._step_btn.disabled
+        step.click()
+    assert p.k == K and synced(p) and step.disabled
     for _ in range(3):
-        p._back_btn.click()
+        back.click()
     assert p.k == K - 3 and synced(p)
-    p._reset_btn.click()
+    reset.click()
     assert p.k == 0 and synced(p) and not p.playing
-    p._back_btn.click()  # back at 0
+    back.click()  # back at 0
     assert p.k == 0
     for v in list(range(K + 1)) + list(range(K, -1, -3)):  # the slider over its whole range
         p.slider.value = v
@@ -204,10 +230,10 @@ def test_buttons_slider_speed_play(blobs):
         check_data_panel(p)
         assert p.panels[1].curve.dot.get_xydata()[0, 0] == v
     for _label, ms in SPEEDS:  # every speed, from the speed slider as the front end sets it
-        p._speed.value = ms
+        speed.value = ms
         assert p.interval_ms == ms
     p.set_speed(333)
-    assert p.interval_ms == 333 and p._speed.value == 333 and (f"{1000 / 333:.3g}/s", 333) in p._speed.options
+    assert p.interval_ms == 333 and speed.value == 333 and (f"{1000 / 333:.3g}/s", 333) in speed.options
     p.set_speed(500)
     assert p.interval_ms == 500
     for bad in (0, -20):
@@ -216,9 +242,9 @@ def test_buttons_slider_speed_play(blobs):
     assert p.interval_ms == 500  # a refused speed changes nothing
     # play toggling through the Play toggle button's own trait, as a click in the front end does
     p.seek(0)
-    p._play_btn.value = True
+    control(p, "play").value = True
     assert p.playing and synced(p)
-    p._play_btn.value = False
+    control(p, "play").value = False
     assert not p.playing and synced(p)
     p.toggle()
     assert p.playing and synced(p)
@@ -441,8 +467,8 @@ def test_frame_png_valid_and_changes(blobs):
     f0 = p.frame_png()
     im = Image.open(io.BytesIO(f0))
     im.load()
-    assert im.format == "PNG" and im.size == (500, 460)
-    assert p._image.value == f0 and p._image.format == "png"
+    assert im.format == "PNG" and im.size == (1000, 920)  # render.DENSITY (2) pixels per CSS pixel of 500x460
+    assert p.picture.value == f0 and p.picture.format == "png"
     p.next()
     assert p.frame_png() != f0
     p.prev()
@@ -455,16 +481,15 @@ def test_blit_equals_full_redraw(blobs):
     for k in (3, 7, p.K):
         p.seek(k)
         blitted = p.frame_png()
-        p._render(k, full=True)
+        p.redraw()
         assert p.frame_png() == blitted
 
 
-def test_steps_blit_without_full_draws(blobs, monkeypatch):
+def test_steps_blit_without_full_draws(blobs):
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
-    calls = []
-    real = p._scene._full_draw
-    monkeypatch.setattr(p._scene, "_full_draw", lambda: (calls.append(p.panels[0].scale_text.get_text()), real()))
+    calls = []  # a full draw of the figure fires matplotlib's draw_event; a blit does not
+    p.figure.canvas.mpl_connect("draw_event", lambda _e: calls.append(p.panels[0].scale_text.get_text()))
     notes = [p.panels[0].scale_text.get_text()]
     for _ in range(p.K):
         p.next()
@@ -473,13 +498,13 @@ def test_steps_blit_without_full_draws(blobs, monkeypatch):
     assert changes > 0  # the arrow-scale note changes along this run...
     assert calls == []  # ...and is blitted like the caption: stepping never redraws the whole figure
     p2 = StepThrough(run, X, y, data_panel=DataPanel(arrow_scale=0.5))
-    monkeypatch.setattr(p2._scene, "_full_draw", lambda: calls.append("p2"))
+    p2.figure.canvas.mpl_connect("draw_event", lambda _e: calls.append("p2"))
     for _ in range(p2.K):
         p2.next()
     assert "p2" not in calls  # a fixed scale: stepping never redraws the whole figure
 
 
-def test_limit_change_and_redraw_flag_cause_full_draw(blobs, monkeypatch):
+def test_limit_change_and_redraw_flag_cause_full_draw(blobs):
     run, X, y = blobs
 
     class Zooming:
@@ -499,9 +524,8 @@ def test_limit_change_and_redraw_flag_cause_full_draw(blobs, monkeypatch):
             return [self.dot]
 
     p = StepThrough(run, X, y, panels=[Zooming()], data_panel=DataPanel(arrow_scale=1))
-    calls = []
-    real = p._scene._full_draw
-    monkeypatch.setattr(p._scene, "_full_draw", lambda: (calls.append(p.k), real()))
+    calls = []  # a full draw of the figure fires matplotlib's draw_event; a blit does not
+    p.figure.canvas.mpl_connect("draw_event", lambda _e: calls.append(p.k))
     p.next()
     assert calls == []
     p.next()
@@ -559,7 +583,7 @@ def test_display_bundle_is_the_widget_with_stable_text(blobs):
     view = bundle["application/vnd.jupyter.widget-view+json"]
     assert view["model_id"] == p.widget.model_id
     assert bundle["text/plain"] == f"<StepThrough: online run, {run.mistakes} updates>"
-    assert "perceptron-stepthrough" in p.widget._dom_classes
+    assert "perceptron-stepthrough" in p.widget.get_state()["_dom_classes"]  # the state the front end gets
 
 
 # --------------------------------------------------------------------------- panels
@@ -603,7 +627,7 @@ def test_lifted_panel_plane_and_ring(lifted):
         frames.add(p.frame_png())
     assert len(frames) == p.K + 1
     blitted = p.frame_png()
-    p._render(p.k, full=True)
+    p.redraw()
     assert p.frame_png() == blitted  # the 3-D blit equals a full draw
     with pytest.raises(ValueError, match="LiftedPanel"):
         run2 = fit_perceptron(TINY_X, TINY_Y)
@@ -652,10 +676,8 @@ def test_options_hide_parts(blobs):
 # --------------------------------------------------------------------------- style and static fallback
 
 
-def test_player_uses_style(blobs, monkeypatch):
+def test_player_uses_style(blobs, no_style_chosen):
     run, X, y = blobs
-    monkeypatch.setattr(S, "_active", None)
-    monkeypatch.delenv("COURSE_STYLE", raising=False)
     nb = StepThrough(run, X, y)
     lec = StepThrough(run, X, y, style="lecture")
     assert nb.style is S.NOTEBOOK and lec.style is S.LECTURE
@@ -708,7 +730,7 @@ def test_to_html_frames_are_the_players_frames(blobs):
     with the player's alt text and readout for that step."""
     run, X, y = blobs
     p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss)])
-    anim = p.to_html(max_frames=5, dpi=p.style.dpi)
+    anim = p.to_html(max_frames=5, dpi=p.dpi)  # the player's own resolution (2x its CSS size)
     frames = recorded(anim)
     assert len(frames) == len(anim.frames) == 5
     for k, (png, alt, text) in zip(anim.frames, frames, strict=True):

@@ -2,8 +2,8 @@
 
 The site is an index page (the course map: the lessons in order, with their time and their
 solutions) and one page per notebook, exported with nbconvert from the notebooks' stored
-outputs: every figure, and each player's JavaScript animation where the live player stood
-(see course_export.OfflineOutputs). It needs no kernel and nothing from the network: MathJax
+outputs: every figure, and each player's recording where the live player stood (nbconvert's
+output priority, see course_export). It needs no kernel and nothing from the network: MathJax
 is copied next to the pages from the PyPI package django-static-mathjax, and the build fails
 if any page still loads a script, stylesheet or image from an http(s) address.
 
@@ -15,12 +15,11 @@ Layout of the output folder::
     mathjax/                        MathJax 3 (TeX input, SVG output), one 2.3 MB file
 
 ``--style notebook`` (what ``make site`` uses) re-runs each notebook in a fresh kernel first
-(``COURSE_STYLE=notebook``): the saved notebooks keep no widget state, and the run stores it, so
-each live figure (a ``LiveFigure``) gets a still of its picture; ``--style lecture`` does the same
-in the projector preset; ``--style saved`` (fastest, no kernel) exports the saved outputs, where
-live figures have no picture. A notebook that fails to re-run is exported from its saved
-outputs, with a WARNING line that names it. ``--notebooks DIR`` exports another folder of notebooks
-(used by the tests).
+(``COURSE_STYLE=notebook``, ``PERCEPTRON_COURSE_RECORD=1``), so each player and live figure
+shows its recording; ``--style lecture`` does the same in the projector preset; ``--style
+saved`` (fastest, no kernel) exports the saved outputs, where each shows its saved picture. A
+notebook that fails to re-run is exported from its saved outputs, with a WARNING line that names
+it. ``--notebooks DIR`` exports another folder of notebooks (used by the tests).
 
 ``--audience student`` (the default, what ``make site`` builds to hand to students) leaves the
 solutions out: no solution page and no link to one. ``--audience instructor`` (``make site
@@ -63,9 +62,9 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
         mathjax_url=mathjax,
         exclude_input_prompt=True,
         exclude_output_prompt=True,
+        config=ce.page_config(),
     )
-    offline = ce.OfflineOutputs(link_suffix=".html", link_targets=targets)
-    exporter.register_preprocessor(offline, enabled=True)
+    exporter.register_preprocessor(ce.CourseLinks(link_suffix=".html", link_targets=targets), enabled=True)
     nb = ce.read(path)
     nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
     resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name}}
@@ -111,7 +110,7 @@ ones before it.</p>
 {items}
 </ol>
 <p class="note">This is the offline copy of the course: every figure is here, and each player is a
-recorded animation that you step through with the buttons under its picture. It needs no
+recorded animation that you step through with the buttons above its picture. It needs no
 internet and no Python. To change the code and run it, open the notebooks with <code>make lab</code>.</p>
 </body>
 </html>

@@ -3,9 +3,11 @@
 
 Each cell's ``metadata.slideshow.slide_type`` says where it goes (slide, subslide, fragment,
 "-" to continue the slide, notes for the speaker notes, skip to leave it out), as in
-``jupyter nbconvert --to slides``. The outputs of exercise checks (cells tagged ``exercise-check``)
-are left out. Where a live player stood, the deck shows the player's
-JavaScript animation (the cell after it, see course_export.OfflineOutputs). The deck works
+``jupyter nbconvert --to slides``; a cell's ``metadata.speaker_notes`` become its slide's
+speaker notes (the template writes them). The outputs of exercise checks (cells tagged
+``exercise-check``) are left out (nbconvert's TagRemovePreprocessor). Where a live player stood,
+the deck shows its recording, or its picture for ``--style saved`` (nbconvert's output priority,
+see course_export). The deck works
 offline: reveal.js (from the PyPI package sphinx-revealjs) and MathJax 3 (from
 django-static-mathjax) are copied next to the decks, and the build fails if a deck still loads
 anything from an http(s) address.
@@ -39,7 +41,6 @@ from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 
 from tools import course_export as ce
-from tools.instructor_notes import SpeakerNotes
 
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
 
@@ -48,11 +49,11 @@ def slide_type(cell) -> str:
     return cell.metadata.get("slideshow", {}).get("slide_type", "-") or "-"
 
 
-def keep_animations(nb) -> None:
+def keep_players(nb) -> None:
     """A player (its recording) belongs on the slides: show it even where its cell is marked skip."""
     for cell in nb.cells:
         outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
-        if any(ce.is_animation(o) or ce.WIDGET_VIEW in o.get("data", {}) for o in outputs):
+        if any(ce.WIDGET_VIEW in o.get("data", {}) for o in outputs):
             if slide_type(cell) in ("skip", "notes"):
                 cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
 
@@ -71,7 +72,7 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
                 warnings: list | None = None) -> tuple[Path, int]:
     """Export one lesson to ``out_dir/<name>.slides.html``; returns the deck's path and its slide count."""
     nb = ce.rerun(ce.read(path), path, style, warnings if warnings is not None else [])
-    keep_animations(nb)
+    keep_players(nb)
     exporter = SlidesExporter(
         template_name="course_reveal",
         extra_template_basedirs=[str(ce.TEMPLATES)],
@@ -85,9 +86,9 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
         mathjax_url=f"mathjax/{ce.MATHJAX_FILE}",
         exclude_input_prompt=True,
         exclude_output_prompt=True,
+        config=ce.page_config(),
     )
-    exporter.register_preprocessor(ce.OfflineOutputs(link_suffix=".slides.html", link_targets=targets), enabled=True)
-    exporter.register_preprocessor(SpeakerNotes(), enabled=True)
+    exporter.register_preprocessor(ce.CourseLinks(link_suffix=".slides.html", link_targets=targets), enabled=True)
     # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
     exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
@@ -111,8 +112,8 @@ span {{ color: #666; font-size: 0.9em; }}</style></head>
 {rows}
 </ol>
 <p>In a deck: the arrow keys or space move on, Esc shows the overview, S opens the speaker notes,
-F goes full screen. A player is shown as its recorded animation: step it with the buttons under
-its picture.</p>
+F goes full screen. A player is shown as its recording: step it with the buttons above its
+picture.</p>
 </body></html>
 """
 

@@ -5,8 +5,8 @@ of markdown strings) of the cell it belongs with, so it moves and is deleted wit
 cannot drift from the lesson. JupyterLab, the app (Voila) and the site do not render cell
 metadata, so a student never sees it. Two places show it:
 
-* the decks: `SpeakerNotes` (an nbconvert preprocessor) adds a ``notes`` cell after the cell,
-  which the reveal template turns into the slide's speaker notes (key S);
+* the decks: the reveal template (tools/templates/course_reveal) writes them into the cell's
+  ``<aside class="notes">``, which reveal.js shows in its speaker view (key S);
 * ``notebooks/INSTRUCTORS.md``: the section between `BEGIN` and `END` is written from the
   notebooks by ``python -m tools.instructor_notes``; ``--check`` (and tests/test_instructor.py)
   fails when it differs from what the notebooks say.
@@ -18,9 +18,6 @@ import argparse
 import re
 import sys
 from pathlib import Path
-
-import nbformat
-from nbconvert.preprocessors import Preprocessor
 
 from tools import course_export as ce
 
@@ -36,28 +33,6 @@ def notes_of(cell) -> list[str]:
     if isinstance(notes, str) or not all(isinstance(n, str) for n in notes):
         raise TypeError(f"metadata.{ce.NOTES_KEY} of cell {cell.get('id')!r} must be a list of strings; got {notes!r}")
     return list(notes)
-
-
-class SpeakerNotes(Preprocessor):
-    """Add a ``notes`` markdown cell after every cell that has speaker notes (for the decks)."""
-
-    def preprocess(self, nb, resources):
-        cells = []
-        for cell in nb.cells:
-            cells.append(cell)
-            notes = notes_of(cell)
-            if notes:
-                note = nbformat.v4.new_markdown_cell("\n\n".join(notes))
-                note.metadata["slideshow"] = {"slide_type": "notes"}
-                note.metadata["slide_type"] = "notes"  # what the reveal template reads, when its own
-                # preprocessor (which copies slideshow.slide_type there) has already run; then the
-                # note must also close the slide the cell closed, or it would land outside it
-                for key in ("fragment_end", "subslide_end", "slide_end"):
-                    if cell.metadata.pop(key, False):
-                        note.metadata[key] = True
-                cells.append(note)
-        nb.cells = cells
-        return nb, resources
 
 
 def lesson_notes(nb) -> list[tuple[str, str]]:

@@ -119,6 +119,9 @@ pb.setAttribute('aria-pressed','true');
 t=setInterval(function(){if(k>=F.length-1)stop();else show(k+1);},%(ms)d);}
 var A={first:function(){stop();show(0);},back:function(){show(k-1);},step:function(){show(k+1);},
 last:function(){stop();show(F.length-1);},play:play};
+var box=out.parentNode,seen={};F.forEach(function(f){if(seen[f[2]])return;seen[f[2]]=1;
+var d=document.createElement('div');d.className='rec-readout-sizer';d.setAttribute('aria-hidden','true');
+d.style.cssText='grid-area:1/1;visibility:hidden;white-space:pre-line';d.textContent=f[2];box.appendChild(d);});
 r.querySelectorAll('button').forEach(function(b){b.addEventListener('click',function(){A[b.dataset.act]();});});
 rng.addEventListener('input',function(){show(+rng.value);});
 r.addEventListener('keydown',function(e){
@@ -131,7 +134,12 @@ def recording_page(frames, *, interval_ms=500, label="recorded run") -> str:
     """A self-contained HTML player of recorded frames: ``frames`` is a list of
     ``(png_base64, alt_text, readout_text)``; buttons and a labelled range input, keys
     (arrows, Home/End, space), no network. The element id is a hash of the content, so the same
-    frames give the same page."""
+    frames give the same page.
+
+    The readout stands beside the picture where the page is wide enough (a 1280 px slide), under
+    it where not. Its box is as tall as the tallest frame's readout from the start (the script
+    stacks every frame's text, hidden, in the same grid cell), so stepping never makes the
+    recording taller: a slide fitted to its first frame fits every frame."""
     payload = json.dumps([list(f) for f in frames], ensure_ascii=True)
     uid = "rec-" + hashlib.sha1(payload.encode()).hexdigest()[:12]
     n = len(frames)
@@ -144,9 +152,11 @@ def recording_page(frames, *, interval_ms=500, label="recorded run") -> str:
     return (f'<div class="perceptron-recording" id="{uid}" role="group" aria-label="{lab}: {n} frames" tabindex="0">'
             f'<div>{buttons} <label>frame <input type="range" min="0" max="{n - 1}" value="0" '
             f'aria-label="frame of the {lab}"></label></div>'
-            f'<img style="max-width:100%;height:auto" alt="{_html.escape(frames[0][1])}" '
+            f'<div class="rec-view" style="display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 1.5em">'
+            f'<img style="max-width:100%;height:auto;min-width:0" alt="{_html.escape(frames[0][1])}" '
             f'src="data:image/png;base64,{frames[0][0]}">'
-            f'<div class="rec-readout" aria-live="polite" style="white-space:pre-line">'
-            f'{_html.escape(frames[0][2])}</div>'
+            f'<div class="rec-readout-box" style="display:grid;flex:1 1 16em">'
+            f'<div class="rec-readout" aria-live="polite" style="grid-area:1/1;white-space:pre-line">'
+            f'{_html.escape(frames[0][2])}</div></div></div>'
             f'<script type="application/json">{safe}</script>'
             f'<script>{script}</script></div>')
