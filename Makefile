@@ -23,10 +23,11 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab test test-pythons lock clean distclean slides app site hub hub-setup hub-deps
+.PHONY: help venv lab lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps
 
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
+	@echo "make lecture    the lecture session: lecture preset, from a copy of the lessons (NB=03 opens lesson 03)"
 	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths"
 	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
@@ -68,8 +69,32 @@ $(STAMP): $(LOCK) pyproject.toml tools/jupyter/lab/overrides.json | $(PYTHON)
 # address a student copies from the terminal opens the course map, not the Launcher.
 LAB_START := /lab/tree/notebooks/00_start_here.ipynb
 
+# COURSE_STYLE=lecture make lab is the lecture session (`make lecture`, below).
+ifeq ($(COURSE_STYLE),lecture)
+lab: lecture
+else
 lab: venv
 	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) --LabApp.default_url=$(LAB_START) $(ARGS)
+endif
+
+# The lecture session (README, "For instructors"): JupyterLab in the lecture preset, run from a copy of the
+# lessons in a fresh temporary folder with its own JupyterLab settings and workspaces, all removed when it
+# stops. So autosave, a save or a deck (jupyterlab-slideshow keeps "active" in the user settings) change
+# neither the course's notebooks nor how the next session opens. Its settings: the course's overrides plus
+# tools/jupyter/lab/lecture.json (the prose, buttons, sliders and readouts at 18-20 px). NB=03 opens lesson 03.
+lecture: venv
+	@nb=$$(cd notebooks && ls $(NB)*.ipynb 2>/dev/null | head -n 1); \
+	dir=$$(mktemp -d "$${TMPDIR:-/tmp}/perceptron-lecture.XXXXXX") || exit 1; \
+	trap 'rm -rf "$$dir"' EXIT; trap 'exit 130' INT TERM HUP; \
+	cp -R notebooks "$$dir/notebooks" && rm -rf "$$dir"/notebooks/.ipynb_checkpoints && \
+	mkdir -p "$$dir/app/overrides.d" "$$dir/user" "$$dir/workspaces" && \
+	cp tools/jupyter/lab/overrides.json "$$dir/app/overrides.json" && \
+	cp tools/jupyter/lab/lecture.json "$$dir/app/overrides.d/lecture.json" || exit 1; \
+	echo "==> make lecture: a copy of the lessons in $$dir (removed when JupyterLab stops; the course's files stay as they are)"; \
+	env -u MPLBACKEND COURSE_STYLE=lecture $(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) \
+	  --ServerApp.root_dir="$$dir" --LabApp.app_settings_dir="$$dir/app" \
+	  --LabApp.user_settings_dir="$$dir/user" --LabApp.workspaces_dir="$$dir/workspaces" \
+	  --LabApp.default_url=/lab/tree/notebooks/$${nb:-00_start_here.ipynb} $(ARGS)
 
 # All three parts always run; the target fails if any fails. pytest's exit code 5
 # ("no tests collected") counts as a failure. MPLBACKEND is set for the unit tests
@@ -107,15 +132,16 @@ APP_PORT     ?= 8866
 NB           ?=
 
 # Decks in the lecture preset: each lesson is re-run in a fresh kernel with COURSE_STYLE=lecture
-# (about 10 s a lesson). SLIDES_STYLE=saved exports the saved outputs instead (no kernel).
+# (about 10 s a lesson; the export gives that kernel its environment, without MPLBACKEND).
+# SLIDES_STYLE=saved exports the saved outputs instead (no kernel).
 slides: venv
-	env -u MPLBACKEND $(PYTHON) -m tools.build_slides --out _slides --style $(SLIDES_STYLE)
+	$(PYTHON) -m tools.build_slides --out _slides --style $(SLIDES_STYLE)
 
 # Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
 # live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
 # The site is for students: no solutions. `make site AUDIENCE=instructor` includes them.
 site: venv
-	env -u MPLBACKEND $(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE) --audience $(AUDIENCE)
+	$(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE) --audience $(AUDIENCE)
 
 # The lessons as an app on 127.0.0.1 with a token, opened at lesson NB. Voila serves the whole
 # notebooks/ folder, so the links between lessons work; it hides the code and the cells tagged

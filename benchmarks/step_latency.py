@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from perceptron_lib import fit_perceptron
+from perceptron_lib.draw import arrows as A
 from perceptron_lib.draw import plotting as P
 from perceptron_lib.draw import style as S
 from perceptron_lib.player import StepThrough
@@ -52,7 +53,7 @@ def clear_and_replot(run, X, y, image, k):
     P.draw_points(ax, X, y)
     ax.set_aspect("equal", adjustable="box")
     P.draw_boundary(ax, st.w, st.b)
-    P.draw_w_arrow(ax, st.w, st.b, scale=0.2)
+    A.draw_w_arrow(ax, st.w, st.b, scale=0.2)
     ax.set_title(f"update {k} of {len(run.history) - 1}")
     bio = io.BytesIO()
     fig.savefig(bio, format="png")

@@ -4,9 +4,14 @@ For each lesson (01-05) and each style preset (``notebook``, ``lecture``, throug
 ``COURSE_STYLE``), run all cells, then for every ``.perceptron-stepthrough`` and
 ``.perceptron-livefigure``:
 
-* the picture is never shown larger than its own pixels, and keeps its aspect ratio;
-* picture, Step button and the readout's first line fit in one view of the notebook, measured at
-  1440x900 with the file browser open and at 1280x720 (a projector) with it closed;
+* the picture is never shown larger than its CSS size (its frames have 2 pixels per CSS pixel, for a
+  high-density screen), keeps its aspect ratio, and at 1440x900 with the file browser open is shown at
+  0.9 of its CSS size or more;
+* no text of the widget (buttons, readout, key help) is smaller than 11 CSS px (notebook preset) or
+  18 px (lecture); the picture's own text is checked in ``test_frames.py``;
+* picture, Step button and the readout's first line (and a run switch's buttons above them) fit in one
+  view of the notebook, measured at 1440x900 with the file browser open and at 1280x720 (a projector)
+  with it closed;
 * the picture has alt text, and every button has a name (text or aria-label);
 * players: with the pointer on the picture, → steps, ← steps back, End goes to the last update of the run
   on show, Home to the start, space plays and pauses; and after a RunSwitch change End goes to the
@@ -20,7 +25,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
+
+from tests.browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +36,12 @@ LESSONS = sorted(p.name for p in (REPO / "notebooks").glob("0[1-9]_*.ipynb"))
 PRESETS = ("notebook", "lecture")
 VIEWS = {"lab-1440x900": ((1440, 900), True), "projector-1280x720": ((1280, 720), False)}
 TIMEOUT_MS = 180_000
+LEAST_SCALE = 0.9  # at 1440x900 with the file browser open
+SMALLEST_TEXT_PX = {"notebook": 11.0, "lecture": 18.0}
+JS_TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+JS_PICTURES_READY = """() => { const imgs = [...document.querySelectorAll('.jp-Notebook img.widget-image')];
+  return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0)
+    && !document.body.innerText.includes('Loading widget'); }"""
 
 
 
@@ -55,10 +67,23 @@ JS_MEASURE = """(el) => {
                        return [r.top, r.bottom, r.left, r.right]; };
   const unnamed = [...el.querySelectorAll('button')].filter((b) => b.offsetParent !== null
       && !(b.textContent.trim() || b.getAttribute('aria-label') || b.getAttribute('title'))).length;
+  // the picture's CSS size is the px bound of its max-width (picture.picture_layout)
+  const css = img ? /([0-9.]+)px/.exec(img.style.maxWidth) : null;
+  // the smallest text shown in the widget: every element with a text node of its own, on screen
+  let smallest = Infinity, smallestText = '';
+  for (const e of el.querySelectorAll('*')) {
+    if (!e.offsetParent) continue;
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const px = parseFloat(getComputedStyle(e).fontSize);
+    if (px < smallest) { smallest = px; smallestText = e.textContent.trim().slice(0, 40); }
+  }
+  const sw = el.closest('.perceptron-runswitch');
   return {view: [view.top, view.bottom], img: box(img), step: box(step), head: box(head),
-          natural: img ? [img.naturalWidth, img.naturalHeight] : null,
+          switch: sw ? box(sw.querySelector('.widget-toggle-buttons')) : null,
+          natural: img ? [img.naturalWidth, img.naturalHeight] : null, css: css ? Number(css[1]) : null,
           shown: img ? [img.clientWidth, img.clientHeight] : null, alt: img ? (img.alt || img.title) : null, unnamed,
-          dpr: window.devicePixelRatio};
+          smallest, smallestText, dpr: window.devicePixelRatio};
 }"""
 
 JS_K = """(el) => { const b = el.querySelector('.perceptron-k input');
@@ -71,34 +96,52 @@ JS_PLAYING = "(el) => [...el.querySelectorAll('button')].some((b) => b.textConte
 
 def _open_and_run(page, server, nb: str) -> None:
     open_and_run_all(page, server, f"notebooks/{nb}", timeout_ms=TIMEOUT_MS)
-    page.wait_for_timeout(1000)
+    page.wait_for_function(JS_PICTURES_READY, timeout=TIMEOUT_MS, polling=100)
+
+
+def _settled(page) -> None:
+    """The layout has been applied and painted: two animation frames have passed."""
+    page.evaluate(JS_TWO_FRAMES)
 
 
 def _set_view(page, name: str) -> None:
     (w, h), browser_open = VIEWS[name]
     page.set_viewport_size({"width": w, "height": h})
+    page.wait_for_function(f"() => window.innerWidth === {w} && window.innerHeight === {h}", timeout=10_000)
     shown = page.evaluate("() => !window.jupyterapp.shell.leftCollapsed")
     if shown != browser_open:
         page.evaluate("window.jupyterapp.commands.execute('filebrowser:toggle-main')")
-    page.wait_for_timeout(400)
+        page.wait_for_function(f"() => window.jupyterapp.shell.leftCollapsed === {str(not browser_open).lower()}",
+                               timeout=10_000)
+    _settled(page)
 
 
-def _fits(page, el, where: str) -> dict:
-    # Put the top of the widget at the top of the notebook's view, as a student scrolls to it.
-    el.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-    page.wait_for_timeout(150)
+def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> dict:
+    # Put the top of the widget (or of its run switch) at the top of the notebook's view, as a student
+    # scrolls to it.
+    el.evaluate("(e) => (e.closest('.perceptron-runswitch') || e).scrollIntoView({block: 'start'})")
+    _settled(page)
     m = el.evaluate(JS_MEASURE)
     assert m["img"] and m["natural"][0] > 0, f"{where}: no picture"
-    (nw, nh), (cw, ch) = m["natural"], m["shown"]
-    assert cw <= nw + 0.5 and ch <= nh + 0.5, f"{where}: picture {nw}x{nh} px shown at {cw}x{ch} (stretched)"
+    (nw, nh), (cw, ch), css = m["natural"], m["shown"], m["css"]
+    assert css, f"{where}: the picture has no CSS size (max-width in px)"
+    assert cw <= css + 0.5 and cw <= nw + 0.5, f"{where}: picture {nw}x{nh} px (CSS {css}) shown {cw}x{ch} (stretched)"
     assert abs(cw / ch - nw / nh) < 0.02 * nw / nh, f"{where}: aspect ratio changed ({nw}x{nh} -> {cw}x{ch})"
+    if least_scale is not None:
+        assert cw >= least_scale * css - 0.5, f"{where}: picture of {css} CSS px shown at {cw} ({cw / css:.2f})"
+    assert m["smallest"] >= SMALLEST_TEXT_PX[preset] - 0.01, (
+        f"{where}: text {m['smallestText']!r} at {m['smallest']:.1f} px < {SMALLEST_TEXT_PX[preset]}")
     assert m["alt"] and len(m["alt"]) > 15, f"{where}: picture without alt text"
     assert m["unnamed"] == 0, f"{where}: {m['unnamed']} buttons without a name"
-    parts = [m["img"]] + [b for b in (m["step"], m["head"]) if b]
-    if m["step"] is not None:  # a player: its Step button and readout headline are in the same view
+    parts = [m["img"]] + [b for b in (m["step"], m["head"], m["switch"]) if b]
+    if m["step"] is not None:  # a player: its switch, Step button and readout headline are in the same view
         top, bottom = min(p[0] for p in parts), max(p[1] for p in parts)
         view = m["view"][1] - m["view"][0]
-        assert bottom - top <= view, f"{where}: picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}"
+        assert bottom - top <= view, (
+            f"{where}: switch + picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}")
+        assert top >= m["view"][0] - 0.5 and bottom <= m["view"][1] + 0.5, (
+            f"{where}: scrolled to its top, the player runs from {top:.0f} to {bottom:.0f} px, out of the "
+            f"view {m['view'][0]:.0f}..{m['view'][1]:.0f}")
     return m
 
 
@@ -137,7 +180,7 @@ def _keyboard(page, player, where: str) -> None:
 
 def _switch_then_end(page, switch, where: str) -> list[str]:
     """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end."""
-    buttons = switch.locator(".widget-toggle-buttons button")
+    buttons = switch.locator(":scope > .widget-toggle-buttons button")  # not a player's panel picker
     player = switch.locator(".perceptron-stepthrough").first
     done = []
     for j in list(range(1, buttons.count())) + [0]:
@@ -166,6 +209,24 @@ def _switch_then_end(page, switch, where: str) -> list[str]:
     return done
 
 
+def _pick_panel(page, picker, where: str) -> None:
+    """A panel picker (a player with more panels than its preset shows at once): each button shows
+    another picture, of the same CSS size; back to the first at the end."""
+    player = picker.locator("xpath=ancestor::*[contains(@class, 'perceptron-stepthrough')][1]")
+    buttons = picker.locator("button")
+    for j in list(range(1, buttons.count())) + [0]:
+        before = player.evaluate("(el) => el.querySelector('img.widget-image').src")
+        buttons.nth(j).click()
+        try:
+            page.wait_for_function("([el, s]) => { const i = el.querySelector('img.widget-image');"
+                                   " return i.src !== s && i.complete && i.naturalWidth > 0; }",
+                                   arg=[player.element_handle(), before], timeout=10_000, polling=30)
+        except Exception as exc:  # noqa: BLE001
+            raise AssertionError(f"{where}: button {j} did not change the picture") from exc
+        m = player.evaluate(JS_MEASURE)
+        assert m["css"] and m["shown"][0] <= m["css"] + 0.5, f"{where}: button {j}: picture {m['shown']} > CSS"
+
+
 @pytest.mark.parametrize("nb", LESSONS)
 def test_players_fit_and_answer_keys(lab, chromium, nb):
     preset, server = lab
@@ -181,7 +242,8 @@ def test_players_fit_and_answer_keys(lab, chromium, nb):
             _set_view(page, view)
             for i in range(n):
                 el = widgets.nth(i)
-                _fits(page, el, f"{nb} [{preset}, {view}] widget {i}")
+                _fits(page, el, f"{nb} [{preset}, {view}] widget {i}", preset=preset,
+                      least_scale=LEAST_SCALE if view == "lab-1440x900" else None)
                 if i == 0:
                     page.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-{preset}-{view}.png"))
         _set_view(page, "lab-1440x900")
@@ -190,10 +252,12 @@ def test_players_fit_and_answer_keys(lab, chromium, nb):
             p = players.nth(i)
             p.evaluate("(e) => e.scrollIntoView({block: 'start'})")
             _keyboard(page, p, f"{nb} [{preset}] player {i}")
+        pickers = page.locator(".perceptron-stepthrough .widget-toggle-buttons")
+        for i in range(pickers.count()):
+            _pick_panel(page, pickers.nth(i), f"{nb} [{preset}] panel picker {i}")
         switches = page.locator(".perceptron-runswitch")
         for i in range(switches.count()):
             _switch_then_end(page, switches.nth(i), f"{nb} [{preset}] switch {i}")
     finally:
-        page.evaluate("window.jupyterapp.commands.execute('kernelmenu:shutdown')")
-        page.wait_for_timeout(300)
         context.close()
+        server.shutdown_kernels()

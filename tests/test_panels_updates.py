@@ -105,7 +105,13 @@ def test_draw_final_boundaries_and_weights(forty):
     assert im.get_array().shape == (8, 8)
     lo, hi = im.get_clim()
     assert lo == -hi == -np.abs(rd.w).max()  # centred at 0
-    assert im.get_cmap().name == "PuOr"
+    assert im.get_cmap().name == U.WEIGHT_CMAP  # blue for w_j < 0 (toward y = -1), vermillion for > 0
+    from matplotlib.colors import to_rgb
+
+    from perceptron_lib.draw.style import NEG_COLOR, POS_COLOR
+
+    assert np.allclose(im.get_cmap()(0.0)[:3], to_rgb(NEG_COLOR), atol=0.01)
+    assert np.allclose(im.get_cmap()(1.0)[:3], to_rgb(POS_COLOR), atol=0.01)
     fig.canvas.draw()
 
 

@@ -85,7 +85,7 @@ def draw_loss_curve(ax, values, *, x=None, cursor=0, label=None, ylabel=None, st
     if len(xs):
         lo, hi = float(xs.min()), float(xs.max())
         if hi > lo:
-            pad = 0.03 * (hi - lo)
+            pad = 0.05 * (hi - lo)  # room for the cursor's dot at either end
             ax.set_xlim(lo - pad, hi + pad)
         else:  # one state only: k = 0 at the left edge of a short axis, not centred on -0.5..0.5
             ax.set_xlim(lo - 0.1, lo + 1.0)

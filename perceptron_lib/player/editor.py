@@ -98,7 +98,7 @@ class PointEditor(Shown):
         self._mouse = Event(source=player.picture, prevent_default_action=True,
                             watched_events=["mousedown", "mouseup", "mouseleave", "touchstart", "touchend"])
         self._mouse.on_dom_event(self._on_mouse)
-        player.on_key(self._on_key)
+        player.on_key(self._on_key, keys=self._keys)
         player.set_hint(CLICK_HINT)
         self._refit(view="keep", at=player.k, say="")
 
@@ -187,6 +187,9 @@ class PointEditor(Shown):
     @property
     def last_message(self) -> str:
         return self._message
+
+    pointer_events = property(lambda self: self._mouse, doc="The ipyevents Event that brings the mouse and touch "
+                              "events on the player's picture from the browser.")
 
     def __repr__(self):
         return f"<PointEditor: {len(self._y)} points; {self.player!r}>"
@@ -406,6 +409,12 @@ class PointEditor(Shown):
         self.add(snap(where, self._span()), label)
 
     # -- keyboard
+    def _keys(self):
+        """The keys the editor uses now: Delete and Backspace (a selected point), and while its cursor is shown the
+        arrows, Enter and Escape; the picture hands every other key on (Escape leaves it when the cursor is hidden)."""
+        cursor = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", "Escape")
+        return ("Delete", "Backspace", *(cursor if self._cursor is not None else ()))
+
     def _on_key(self, event) -> bool:
         key = event.get("key")
         if key in ("Delete", "Backspace") and self._cursor is None and self._selected is not None:
@@ -435,6 +444,7 @@ class PointEditor(Shown):
         self.cursor_row.layout.display = "flex" if on else "none"
         if not on:
             self._cursor = None
+            self.player.use_keys()
             self._marks()
             self._say("Keyboard cursor hidden.")
             return
@@ -446,6 +456,7 @@ class PointEditor(Shown):
             s.min, s.max, s.step = lo, hi, step
             s.value = float(c)
         self._cursor = np.array(centre, dtype=float)
+        self.player.use_keys()
         self._marks()
         self._say("Keyboard cursor at the centre: arrow keys (pointer on the picture) or the two boxes move it, "
                   "Enter or 'Add here' adds a point, Delete or 'Remove nearest' removes one, Escape hides it.")

@@ -13,13 +13,12 @@ import re
 import ipywidgets as widgets
 import matplotlib as mpl
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..draw import style as _style
-from .picture import Picture
+from .picture import Picture, text_for_preset
 from .recording import Shown
-from .render import css_size, png_rgb, small_png
+from .render import DENSITY, Canvas, css_size, fit_figsize, png_frame, small_png
 
 __all__ = ["LiveFigure"]
 
@@ -64,9 +63,9 @@ class LiveFigure(Shown):
         if len(projections) != n:
             raise ValueError(f"projection needs one entry per axes ({n}); got {len(projections)}.")
         with mpl.rc_context(self._style.rc()), _style.context(self._style):
-            self.fig = Figure(figsize=figsize or self._style.figsize(ncols, nrows), dpi=dpi or self._style.dpi,
-                              layout="constrained")
-            self.canvas = FigureCanvasAgg(self.fig)
+            self.fig = Figure(figsize=fit_figsize(figsize or self._style.figsize(ncols, nrows), self._style),
+                              dpi=dpi or DENSITY * self._style.dpi, layout="constrained")
+            self.canvas = Canvas(self.fig)
             self.axes = [self.fig.add_subplot(nrows, ncols, j + 1, projection=p) for j, p in enumerate(projections)]
         for ax in self.axes:
             _style.style_axes(ax, self._style)
@@ -85,6 +84,7 @@ class LiveFigure(Shown):
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.widget = widgets.VBox([self._body])
         self.widget.add_class("perceptron-livefigure")
+        text_for_preset(self.widget, self._style)
 
     @property
     def style(self):
@@ -103,6 +103,7 @@ class LiveFigure(Shown):
             c.observe(self._changed, names="value")
         box = widgets.HBox(list(self._controls.values()), layout=widgets.Layout(flex_flow="row wrap"))
         self.widget.children = (box, self._body)
+        text_for_preset(self.widget, self._style)
         self.update()
 
     def _changed(self, _change):
@@ -156,12 +157,14 @@ class LiveFigure(Shown):
             self.fig.set_layout_engine("none")
             self._settled = True
         self.canvas.draw()
-        self._image.value = png_rgb(np.asarray(self.canvas.buffer_rgba()))
+        self._image.value = png_frame(np.asarray(self.canvas.buffer_rgba()))
         self._image.tooltip = self.alt  # the picture's alt sentence, as its title
 
     def frame_png(self) -> bytes:
         """The current picture as PNG bytes."""
         return bytes(self._image.value)
+
+    picture = property(lambda self: self._image, doc="The picture (an ipywidgets Image; its tooltip is the alt text).")
 
     @property
     def alt(self) -> str:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 from traitlets import Unicode
 
-__all__ = ["Picture", "picture_layout", "VIEW_RESERVE"]
+__all__ = ["Picture", "picture_layout", "VIEW_RESERVE", "text_for_preset"]
 
-#: Room kept under the picture's top edge for the rest of one view (CSS): controls above it and the
-#: readout's first line below it, plus the notebook's own bars.
-VIEW_RESERVE = "250px"
+#: Room kept under the picture's top edge for the rest of one view (CSS): a run switch's buttons and the
+#: controls above it, the readout's first line below it, plus the notebook's own bars. At 900 px of
+#: window the largest picture (`render.MAX_CSS`, 600 px tall) still shows at its own size.
+VIEW_RESERVE = "290px"
 
 
 def picture_layout(width, height) -> widgets.Layout:
@@ -35,3 +36,19 @@ class Picture(widgets.Image):
         if width is not None and height is not None:
             kwargs.setdefault("layout", picture_layout(width, height))
         super().__init__(format="png", **kwargs)
+
+
+#: The smallest text (CSS px) of a widget in the lecture preset, read from the back of a room.
+LECTURE_TEXT_PX = 18
+
+
+def text_for_preset(box, style) -> None:
+    """In the lecture preset, make every text of `box` (buttons, labels, readout, key help) at least
+    `LECTURE_TEXT_PX`: a class on the box and a ``<style>`` for that class, in a hidden child. The
+    notebook preset keeps JupyterLab's own sizes (13 px; the key help 11 px)."""
+    if style.name != "lecture":
+        return
+    box.add_class("perceptron-lecture")
+    css = (f".perceptron-lecture, .perceptron-lecture *:not(i) {{font-size: {LECTURE_TEXT_PX}px !important;"
+           " line-height: 1.35 !important}} .perceptron-lecture .widget-button {{height: auto}}")
+    box.children = (*box.children, widgets.HTML(f"<style>{css}</style>", layout=widgets.Layout(display="none")))

@@ -2,14 +2,14 @@
 
 Shared by the player (`perceptron_lib.player.StepThrough`) and `perceptron_lib.player.live.LiveFigure`.
 
-A `Scene` is one run's picture: a `Figure` with its own `FigureCanvasAgg` (no pyplot, so no
+A `Scene` is one run's picture: a `Figure` with its own Agg `Canvas` (no pyplot, so no
 figure manager and never the "more than 20 figures" warning), built under a `Style`, with one
 *copy* of each panel drawn on its own axes. The copies hold the scene's artists, so two scenes
 (two runs, or two players) never share a panel's state, and showing a scene again needs no
 saving or restoring of anything.
 
 Each step restores the cached background, moves the animated artists (the panels' ``update``),
-draws only them and encodes the canvas (`png_rgb`). A full draw happens only when a panel asks
+draws only them and encodes the canvas (`png_frame`). A full draw happens only when a panel asks
 (``redraw``), an artist is new, or an axes limit changed. The layout (constrained) is computed once,
 at the last state, and frozen, so the axes never shift between frames.
 
@@ -22,36 +22,191 @@ lifted plane is translucent.
 from __future__ import annotations
 
 import copy
+import math
 import struct
 import zlib
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
+from matplotlib.ft2font import RenderMode
 
 from ..draw import style as _style
 
-__all__ = ["Scene", "png_rgb", "css_size"]
+__all__ = ["Scene", "Canvas", "png_frame", "css_size", "fit_figsize", "grid", "panels_at_once", "panel_name", "DENSITY",
+           "MAX_CSS"]
+
+#: Frame pixels per CSS pixel: frames are rendered at twice the style's dpi and shown at the style's
+#: size (`css_size`), so they are sharp on a high-density (2x) screen and the same on a 1x one.
+DENSITY = 2
+
+#: The largest picture a player or live figure makes, (width, height) in CSS pixels. A 1440x900
+#: JupyterLab with its file browser open gives a notebook's outputs about 1008 px of width and one view
+#: about 780 px of height, of which a run switch, the controls and the readout's first line take about
+#: 180: a picture of at most this size is shown at its own size there, with all of those in view.
+MAX_CSS = (1000, 600)
+
+
+def grid(panels, style) -> tuple:
+    """The layout of a scene: (figsize in inches, [(row, col_slice) of each panel], rows, cols).
+
+    Panels side by side in one row, except that when three or more panels include curves along the
+    run (a panel with ``wide = True``: a loss, an error), the curves go in a full-width row of half a
+    panel's height under the others: a curve reads best wide and short, and the pictures above keep
+    room (three panels in a row of 1000 CSS px leave each about 300).
+    """
+    n = len(panels)
+    wide = [bool(getattr(p, "wide", False)) for p in panels]
+    pw, ph = style.panel_size
+    if n >= 3 and any(wide) and not all(wide):
+        top = [j for j in range(n) if not wide[j]]
+        bottom = [j for j in range(n) if wide[j]]
+        cols = len(top)
+        where = {j: (0, slice(c, c + 1)) for c, j in enumerate(top)}
+        for r, j in enumerate(bottom, start=1):
+            where[j] = (r, slice(0, cols))
+        size = (pw * cols, ph * (1 + 0.5 * len(bottom)))
+        return fit_figsize(size, style), [where[j] for j in range(n)], 1 + len(bottom), cols
+    return fit_figsize((pw * n, ph), style), [(0, slice(j, j + 1)) for j in range(n)], 1, n
+
+
+def panels_at_once(style) -> int:
+    """How many panels a scene shows at once in a preset: three where three fit `MAX_CSS`'s width with the
+    preset's text (a panel needs about 20 legend lines' height of width), else two: the main panel and
+    one other, which the player's panel picker chooses (the lecture preset)."""
+    return 3 if MAX_CSS[0] / 3 >= 20 * style.legend_size * style.dpi / 72 else 2
+
+
+def panel_name(panel) -> str:
+    """A short name for a panel, for the player's panel picker."""
+    for attr in ("name", "label", "ylabel"):
+        v = getattr(panel, attr, None)
+        if isinstance(v, str) and v:
+            return v
+    n = type(panel).__name__
+    return n[:-5] if n.endswith("Panel") and len(n) > 5 else n
+
+
+def fit_figsize(size, style) -> tuple:
+    """A figure size (inches) no larger than `MAX_CSS` at the style's dpi. The text keeps its size in
+    points: a figure of many panels gets narrower panels, never smaller text."""
+    w, h = size
+    return min(float(w), MAX_CSS[0] / style.dpi), min(float(h), MAX_CSS[1] / style.dpi)
+
+
+class _GlyphCachingRenderer(RendererAgg):
+    """Agg's renderer with a cache of rasterised glyphs.
+
+    matplotlib 3.11 rasterises text one glyph at a time in Python (about 0.1 ms a glyph), so the
+    changing title and notes of a frame cost more than its lines and points. A glyph's bitmap depends
+    only on the font, size, dpi, angle and the position's fraction of a pixel (FreeType's 1/64): the
+    cache keeps it for each of those and moves it by whole pixels, which gives the same pixels
+    (tested against the plain renderer). Used only by this module's canvases.
+    """
+
+    _glyphs: dict = {}
+    MAX_GLYPHS = 50_000
+
+    def _draw_text_glyphs_and_boxes(self, gc, x, y, angle, glyphs, boxes):
+        if boxes:  # mathtext rules: the plain path
+            return super()._draw_text_glyphs_and_boxes(gc, x, y, angle, glyphs, boxes)
+        cache = self._glyphs
+        if len(cache) > self.MAX_GLYPHS:
+            cache.clear()
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        flags = get_hinting_flag()
+        aa = bool(gc.get_antialiased())
+        mode = RenderMode.NORMAL if aa else RenderMode.MONO
+        height = self.height
+        for font, size, index, slant, extend, dx, dy in glyphs:
+            tx = round(0x40 * (x + dx * cos - dy * sin))
+            ty = round(0x40 * (height - y + dx * sin + dy * cos))
+            key = (font.fname, size, self.dpi, index, slant, extend, angle, flags, aa, tx & 63, ty & 63)
+            hit = cache.get(key)
+            if hit is None:
+                font.set_size(size, self.dpi)
+                font._set_transform((0x10000 * np.array([[cos, -sin], [sin, cos]])
+                                     @ [[extend, extend * slant], [0, 1]]).round().astype(int), [tx & 63, ty & 63])
+                bitmap = font._render_glyph(index, flags, mode)
+                buf = np.array(bitmap.buffer)
+                if not aa:
+                    buf *= 0xFF
+                hit = cache[key] = (buf, bitmap.left, bitmap.top)
+            buf, left, top = hit
+            self._renderer.draw_text_image(buf, left + (tx >> 6), int(height) - (top + (ty >> 6)) + buf.shape[0], 0, gc)
+
+
+class Canvas(FigureCanvasAgg):
+    """An Agg canvas whose renderer caches glyphs (`_GlyphCachingRenderer`)."""
+
+    def get_renderer(self):
+        w, h = self.get_width_height(physical=True)
+        key = w, h, self.figure.dpi
+        if self._lastKey != key:
+            self.renderer = _GlyphCachingRenderer(w, h, self.figure.dpi)
+            self._lastKey = key
+        return self.renderer
 
 
 def _png_chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
 
 
-def png_rgb(rgba: np.ndarray, *, level: int = 1) -> bytes:
-    """Encode an (h, w, 4) or (h, w, 3) uint8 canvas as an RGB PNG: no row filter, zlib `level`.
+_ADLER_BASE = 65521
+_pool = None  # two threads for the deflate of a large frame, made at the first large frame
 
-    About twice as fast as Pillow's adaptive filtering for plots (mostly flat colour), at a
-    similar size; the step time is dominated by this encode.
+
+def _adler32_combine(a1: int, a2: int, len2: int) -> int:
+    """The Adler-32 of two buffers one after the other, from theirs (zlib's adler32_combine)."""
+    rem = len2 % _ADLER_BASE
+    s1 = ((a1 & 0xFFFF) + (a2 & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    s2 = (rem * (a1 & 0xFFFF) + (a1 >> 16) + (a2 >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return s1 | (s2 << 16)
+
+
+def _deflate_part(data, level: int, last: bool):
+    """Raw deflate of one part, byte-aligned (a sync flush) unless last, and its Adler-32."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH), zlib.adler32(data)
+
+
+def _zlib(data: memoryview, level: int) -> bytes:
+    """``zlib.compress(data, level)``, the halves of a large buffer deflated on two threads (zlib lets
+    go of the GIL): two raw deflate streams one after the other, each with its own window, are one
+    valid stream."""
+    global _pool
+    n = len(data)
+    if n < 1 << 20:
+        return zlib.compress(data, level)
+    if _pool is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="perceptron-png")
+    half = n // 2
+    first = _pool.submit(_deflate_part, data[:half], level, False)
+    d2, a2 = _deflate_part(data[half:], level, True)
+    d1, a1 = first.result()
+    header = bytes((0x78, 0x01 if level < 2 else 0x5E if level < 6 else 0x9C if level == 6 else 0xDA))
+    return header + d1 + d2 + struct.pack(">I", _adler32_combine(a1, a2, n - half))
+
+
+def png_frame(rgba: np.ndarray, *, level: int = 1) -> bytes:
+    """Encode an (h, w, 4) uint8 canvas as an RGBA PNG: no row filter, zlib `level`.
+
+    The canvas's rows are copied as they are (an RGB PNG would first gather three bytes of four,
+    which costs more than the larger deflate saves), and a large frame (a 2x one) is deflated on
+    two threads. About twice as fast as Pillow's adaptive filtering for plots (mostly flat
+    colour), at a similar size; the step time is dominated by this encode.
     """
+    rgba = np.asarray(rgba)
     h, w = rgba.shape[:2]
-    rows = np.empty((h, 3 * w + 1), dtype=np.uint8)
+    rows = np.empty((h, 4 * w + 1), dtype=np.uint8)
     rows[:, 0] = 0  # filter type "none" for every row
-    rows[:, 1:] = rgba[:, :, :3].reshape(h, 3 * w)
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    rows[:, 1:] = rgba.reshape(h, 4 * w)
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
     return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
-            + _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + _png_chunk(b"IEND", b""))
+            + _png_chunk(b"IDAT", _zlib(memoryview(rows).cast("B"), level)) + _png_chunk(b"IEND", b""))
 
 
 def small_png(rgba: np.ndarray, *, scale: float = 1.0) -> bytes:
@@ -63,7 +218,9 @@ def small_png(rgba: np.ndarray, *, scale: float = 1.0) -> bytes:
     img = Image.fromarray(np.ascontiguousarray(np.asarray(rgba)[:, :, :3]))
     if scale != 1.0:
         size = (max(1, round(img.width * scale)), max(1, round(img.height * scale)))
-        img = img.resize(size, Image.Resampling.LANCZOS)
+        # area averaging: from a 2x frame it gives the 1x picture's own few colours (Lanczos rings, and the
+        # palette PNG comes out half as large again)
+        img = img.resize(size, Image.Resampling.BOX)
     img = img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=True)
@@ -108,14 +265,16 @@ class Scene:
         s = self.style = style
         self.run, self.X, self.y = run, X, y
         self.panels = [copy.copy(p) for p in panels]
-        n = len(self.panels)
         with mpl.rc_context(s.rc()), _style.context(s):
-            self.fig = Figure(figsize=s.figsize(ncols=n), dpi=dpi, layout="constrained")
-            self.canvas = FigureCanvasAgg(self.fig)
+            figsize, where, rows, cols = grid(self.panels, s)
+            self.fig = Figure(figsize=figsize, dpi=dpi, layout="constrained")
+            self.canvas = Canvas(self.fig)
+            gs = self.fig.add_gridspec(rows, cols, height_ratios=[2] + [1] * (rows - 1))
             self.axes, self.animated = [], []
             for j, p in enumerate(self.panels):
                 proj = getattr(p, "projection", None)
-                ax = self.fig.add_subplot(1, n, j + 1, **({"projection": proj} if proj else {}))
+                r, c = where[j]
+                ax = self.fig.add_subplot(gs[r, c], **({"projection": proj} if proj else {}))
                 _style.style_axes(ax, s, grid=proj is None)
                 self._animate(p.draw(ax, run, X, y))
                 self.axes.append(ax)
@@ -126,6 +285,7 @@ class Scene:
             K = len(run.history) - 1
             for p in self.panels:
                 p.update(K)
+            self.fig.draw_without_rendering()  # constrained layout settles in two passes (a spanning row's labels)
             self.canvas.draw()
             self.fig.set_layout_engine("none")
         for p in self.panels:
@@ -244,4 +404,4 @@ class Scene:
         return np.asarray(self.canvas.buffer_rgba())
 
     def png(self) -> bytes:
-        return png_rgb(self.rgba())
+        return png_frame(self.rgba())

@@ -32,8 +32,8 @@ The player only *replays* ``run.history``; it never re-runs the algorithm. Its p
   keyboard-usable controls, alt text per frame, at most about 2 MB per player).
 
 The picture is shown at its CSS size (the style's panel inches at the style's dpi) or smaller,
-never stretched: ``dpi=2 * style.dpi`` renders sharp text for a high-density screen at the same
-size. The controls sit above the picture and the readout beside it (below it on a narrow screen);
+never stretched: its frames have `render.DENSITY` (2) pixels per CSS pixel, sharp on a high-density
+screen at the same size. The controls sit above the picture and the readout beside it (below it on a narrow screen);
 the picture's height is capped so picture, Step button and the readout's first line fit in one
 view on a 1280x720 screen.
 
@@ -55,16 +55,39 @@ import operator
 import ipywidgets as widgets
 import numpy as np
 from ipyevents import Event
+from traitlets import List
 
 from .._validation import check_X_y
 from ..draw import style as _style
 from .panels.data import DataPanel
-from .picture import Picture, picture_layout
+from .picture import Picture, picture_layout, text_for_preset
 from .readout import alt_text, plural, readout_html, state_lines
 from .recording import NO_KERNEL_SUMMARY, AnimationHTML, Shown, fold, recording_page
-from .render import Scene, css_size, small_png
+from .render import DENSITY, Scene, css_size, panel_name, panels_at_once, small_png
 
-__all__ = ["StepThrough", "SPEEDS", "KEY_HELP"]
+__all__ = ["StepThrough", "SPEEDS", "KEY_HELP", "PLAYER_KEYS"]
+
+#: The keys the player's picture uses (``KeyboardEvent.key``); an editor adds its own (`StepThrough.on_key`).
+PLAYER_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", " ")
+
+#: Every key a keyboard sends that the picture hands on when no one uses it: the named keys of the UI Events
+#: list that a browser, JupyterLab or a screen reader acts on, and the printable ASCII characters (with shift too).
+ALL_KEYS = ("Escape", "Tab", "Enter", "Backspace", "Delete", "Insert", "ArrowUp", "ArrowDown", "ArrowLeft",
+            "ArrowRight", "Home", "End", "PageUp", "PageDown", "Shift", "Control", "Alt", "AltGraph", "Meta",
+            "CapsLock", "NumLock", "ScrollLock", "ContextMenu", "Pause", "PrintScreen", "Dead", "Unidentified",
+            "Process", *(f"F{i}" for i in range(1, 25)), *(chr(c) for c in range(32, 127)))
+
+
+class PictureKeys(Event):
+    """ipyevents' `Event` for the keys on the player's picture, which hands on every key the player does not use.
+
+    While the pointer is on its source, ipyevents takes every key (Tab and Escape too) except, with
+    ``ignore_modifier_key_events``, the keys in its model's ``_modifier_keys`` list, which it reads at each key.
+    That list is synced here (``passed``): the picture keeps only the keys in use, and Escape, Tab, Ctrl-Shift-C
+    and the rest reach JupyterLab and the browser. No JavaScript of our own; changing the list moves no listener.
+    """
+
+    _modifier_keys = List(list(ALL_KEYS)).tag(sync=True)
 
 KEY_HELP = ("Keys, with the pointer on the picture: ← → step, Home / End go to the ends, space plays and pauses. "
             "Keyboard only: Tab to the buttons, or to 'update k' and use ↑ ↓ or type a step.")
@@ -89,7 +112,8 @@ class StepThrough(Shown):
     data_panel : DataPanel or None
         A configured main panel; ``data_panel=False`` shows only `panels`.
     dpi : float, optional
-        Resolution of the frames (default: the style's); the picture keeps its CSS size.
+        Resolution of the frames (default: `render.DENSITY` times the style's, sharp on a 2x screen); the
+        picture keeps its CSS size.
     readout, alt : callable, optional
         ``readout(run, X, y, k) -> list of str`` and ``alt(run, X, y, k) -> str``.
     """
@@ -97,7 +121,7 @@ class StepThrough(Shown):
     def __init__(self, run, X, y, *, panels=(), title=None, interval_ms=500, style=None, data_panel=None, dpi=None,
                  readout=state_lines, alt=alt_text):
         self._style = _style.get(style)
-        self._dpi = float(dpi or self._style.dpi)
+        self._dpi = float(dpi or DENSITY * self._style.dpi)
         self._title = title
         main = [] if data_panel is False else [data_panel if data_panel is not None else DataPanel()]
         self._panel_specs = main + list(panels)
@@ -139,6 +163,15 @@ class StepThrough(Shown):
         self._play_btn.observe(self._on_playing, names="value")
         self._buttons = widgets.HBox([self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._play_btn,
                                       self._speed], layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        # where the preset's text leaves room for two panels only (lecture), the main panel is shown with one
+        # other, which these buttons choose (a new figure for the pair; the picture keeps its size)
+        self._pick, self._picker = 1, None
+        if len(self._panel_specs) > panels_at_once(self._style):
+            self._picker = widgets.ToggleButtons(
+                options=[(panel_name(p), j) for j, p in enumerate(self._panel_specs[1:], start=1)], value=1,
+                description="panel", style={"button_width": "auto", "description_width": "initial"})
+            self._picker.observe(self._on_pick, names="value")
+            self._buttons.children = (*self._buttons.children, self._picker)
         # the readout beside the picture (below it on a narrow screen), the key help under the readout
         self._words = widgets.VBox([self._readout, self._help],
                                    layout=widgets.Layout(flex="1 1 18em", min_width="16em", margin="0 0 0 8px"))
@@ -151,10 +184,12 @@ class StepThrough(Shown):
         self._slider_box.add_class("perceptron-k")
         self.widget = widgets.VBox([self._buttons, self._slider_box, self._body])
         self.widget.add_class("perceptron-stepthrough")
-        # keys while the pointer is on the picture (ipyevents); every key there is the player's, so none
-        # reaches the notebook's own shortcuts
-        self._key_events = Event(source=self._image, watched_events=["keydown"], ignore_modifier_key_events=True)
+        text_for_preset(self.widget, self._style)
+        # keys while the pointer is on the picture (ipyevents): the picture keeps the keys in use (PLAYER_KEYS and
+        # an editor's, `on_key`) and hands every other key on, so Escape, Tab and JupyterLab's shortcuts work there
+        self._key_events = PictureKeys(source=self._image, watched_events=["keydown"], ignore_modifier_key_events=True)
         self._key_events.on_dom_event(self._on_key)
+        self.use_keys()
         self.set_run(run, X, y)
 
     # ------------------------------------------------------------------ display
@@ -169,6 +204,8 @@ class StepThrough(Shown):
                   self._slider_box, self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._speed,
                   self._buttons, self._words, self._body, self.widget):
             w.close()
+        if self._picker is not None:
+            self._picker.close()
 
     def snapshot(self):
         """(png, width, height, alt) of the current picture, small, for a stored notebook."""
@@ -195,6 +232,8 @@ class StepThrough(Shown):
     figure = property(lambda self: self._scene.fig)
     slider = property(lambda self: self._slider, doc="The k slider of the run on show (replaced at each run change).")
     picture = property(lambda self: self._image, doc="The picture (an ipywidgets Image), for an editor's events.")
+    key_events = property(lambda self: self._key_events,
+                          doc="The ipyevents Event that brings the keys pressed on the picture from the browser.")
     notes = property(lambda self: list(self._notes), doc="Lines shown under the readout (`set_run(notes=...)`).")
 
     @property
@@ -317,14 +356,28 @@ class StepThrough(Shown):
             self._schedule()
 
     # ------------------------------------------------------------------ keys
-    def on_key(self, handler) -> None:
-        """Let ``handler(event) -> bool`` see each key on the picture first; True means it used the key."""
-        self._key_handlers.append(handler)
+    def on_key(self, handler, keys=()) -> None:
+        """Let ``handler(event) -> bool`` see each key on the picture first; True means it used the key.
+
+        ``keys`` (names of ``KeyboardEvent.key``, or a function giving them) are the keys it may use: the picture
+        keeps those and `PLAYER_KEYS`, and hands every other key on to JupyterLab. Call `use_keys` when they change.
+        """
+        self._key_handlers.append((handler, keys))
+        self.use_keys()
+
+    def use_keys(self) -> tuple:
+        """Keep on the picture the player's keys and the keys its handlers use now; hand on all others.
+        Returns the keys kept."""
+        used = set(PLAYER_KEYS)
+        for _handler, keys in self._key_handlers:
+            used.update(keys() if callable(keys) else keys)
+        self._key_events._modifier_keys = [k for k in ALL_KEYS if k not in used]
+        return tuple(sorted(used))
 
     def _on_key(self, event):
         if event.get("type") != "keydown" or event.get("ctrlKey") or event.get("metaKey") or event.get("altKey"):
             return
-        for handler in self._key_handlers:
+        for handler, _keys in self._key_handlers:
             if handler(event):
                 return
         key = event.get("key")
@@ -407,7 +460,7 @@ class StepThrough(Shown):
             raise TypeError(f"at must be a step number or 'end'; got {at!r}.")
         self.pause()
         if self._scene is None:
-            self._scene = Scene(self._panel_specs, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
+            self._scene = Scene(self.shown_panels, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
             self._image.layout = picture_layout(*css_size(self._scene.fig, self._style))
         elif not self._scene.shows(run, X, y):
             scene = self._scene
@@ -429,6 +482,18 @@ class StepThrough(Shown):
             self._quiet = False
         self._render(k)
 
+    @property
+    def shown_panels(self) -> list:
+        """The panels (as configured) that the picture shows: all, or the main one and the picked one."""
+        if self._picker is None:
+            return list(self._panel_specs)
+        return [self._panel_specs[0], self._panel_specs[self._pick]]
+
+    def _on_pick(self, change):
+        self._pick = int(change["new"])
+        self._scene = None  # the next set_run draws the new pair of panels
+        self.set_run(self._run, self._X, self._y, at=self.k)
+
     def _render(self, k, full=False):
         k = min(max(int(k), 0), self.K)
         self._scene.draw(k, full=full)
@@ -442,6 +507,10 @@ class StepThrough(Shown):
     def frame_png(self) -> bytes:
         """PNG bytes of the current frame (what the Image widget shows)."""
         return self._png
+
+    def redraw(self) -> None:
+        """Draw the current step in full, not blitted: the picture must not change (a blit equals a full draw)."""
+        self._render(self.k, full=True)
 
     # ------------------------------------------------------------------ words
     def lines(self, k=None) -> list:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from .picture import text_for_preset
 from .recording import Shown, fold
 
 __all__ = ["RunSwitch", "Controlled", "with_controls"]
@@ -30,11 +31,32 @@ class RunSwitch(Shown):
         for label, v in runs.items():
             run, X, y = v if isinstance(v, tuple) else (v, None, None)
             self.runs[label] = (run, X0 if X is None else X, y0 if y is None else y)
+        self._share_axes()
         self.buttons = widgets.ToggleButtons(options=list(self.runs), description=description,
                                              style={"button_width": "auto"})
         self.buttons.observe(self._on_change, names="value")
         self.widget = widgets.VBox([self.buttons, player.widget])
         self.widget.add_class("perceptron-runswitch")
+        text_for_preset(self.widget, player.style)
+
+    def _share_axes(self) -> None:
+        """Runs meant to be compared share their axes: each panel that can (a `LossPanel`: ``span`` and
+        ``share``) shows every run of the switch on one value range, so switching runs never rescales it."""
+        player = self.player
+        scene = player._scene
+        shared = False
+        shown = player.shown_panels
+        for spec in player._panel_specs:
+            if not (hasattr(spec, "span") and hasattr(spec, "share")):
+                continue
+            spans = [spec.span(run, X, y) for run, X, y in self.runs.values()]
+            lo, hi = min(s[0] for s in spans), max(s[1] for s in spans)
+            spec.share(lo, hi)  # a scene drawn later (a panel picked) copies it
+            for panel in (scene.panels[j] for j, p in enumerate(shown) if p is spec):
+                panel.share(lo, hi)
+            shared = True
+        if shared:
+            player._render(player.k)  # the scene sees the changed limits and draws in full
 
     @property
     def value(self) -> str:

@@ -36,6 +36,7 @@ class AveragedLinePanel:
         Margin around the data, as a share of their range.
     """
 
+    name = "averaged line"  #: in a player's panel picker
     projection = None
 
     def __init__(self, averaged, *, pad: float = 0.08, title: str = "averaged line (solid), last line (dashed)"):
@@ -65,7 +66,9 @@ class AveragedLinePanel:
         self.avg = _plot.draw_boundary(ax, self.W[0], self.B[0], color=AVERAGED_COLOR, linewidth=s.line_width * 1.2,
                                        label="averaged line")
         ax.set_title(self.title)
-        ax.legend(handles=[self.avg, self.last], loc="lower right", fontsize=s.legend_size, framealpha=0.9)
+        # under the axes (as the data panel's legend): on them it would hide points
+        ax.legend(handles=[self.avg, self.last], loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2,
+                  fontsize=s.legend_size, frameon=False)
         return [self.last, self.avg]
 
     def update(self, k):
@@ -86,6 +89,7 @@ class CurvesPanel:
     """
 
     projection = None
+    wide = True  # a curve along the run: in a player of three panels, a full-width row of its own
 
     def __init__(self, curves: dict, *, ylabel: str = "test error", title: str | None = None):
         if not curves:
@@ -116,10 +120,12 @@ class CurvesPanel:
         self.cursor = Line2D([0, 0], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
                              linewidth=s.line_width * 0.9, zorder=4)
         ax.add_artist(self.cursor)
-        ax.set_xlim(-0.02 * max(n - 1, 1), (n - 1) * 1.02 + 0.5)
+        ax.set_xlim(-0.05 * max(n - 1, 1), (n - 1) * 1.05 + 0.5)  # room for the cursor's dots at either end
         ax.set_xlabel("update k")
         ax.set_ylabel(self.ylabel)
-        ax.legend(loc="upper right", fontsize=s.legend_size, framealpha=0.9)
+        # beside the axes, not on them: a legend inside would cover the curves somewhere along the run
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=s.legend_size,
+                  frameon=False)
         if self.title:
             ax.set_title(self.title)
         self.update(0)

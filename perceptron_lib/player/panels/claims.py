@@ -63,6 +63,7 @@ class ClaimsPanel:
     After ``draw``, ``panel.trace`` holds the `~perceptron_lib.core.proof.ProofTrace` it plots.
     """
 
+    name = "claims"  #: in a player's panel picker
     projection = None
 
     def __init__(self, u=None, b=None, *, show="claims", xmax=None, title=None):
@@ -143,7 +144,9 @@ class ClaimsPanel:
         ax.set_xlabel("mistakes t")
         ax.set_ylabel("length of w" if show == "chain" else "value")
         ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.legend(loc="upper left", fontsize=s.legend_size, framealpha=0.9)
+        # under the axes: on them, the cursor at k = 0 (and the curves later) would run through it
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2 if s.legend_size <= 12 else 1,
+                  fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0)
         self.cursor = Line2D([0, 0], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
                              linewidth=s.line_width * 0.9, zorder=4)
         ax.add_artist(self.cursor)

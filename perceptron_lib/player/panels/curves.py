@@ -23,17 +23,36 @@ class LossPanel:
     """
 
     projection = None
+    wide = True  # a curve along the run: in a player of three panels, a full-width row of its own
 
-    def __init__(self, values, label="perceptron loss", *, ylabel=None, logy=False):
+    def __init__(self, values, label="perceptron loss", *, ylabel=None, logy=False, ylim=None):
         self.values = values
         self.label = label
         self.ylabel = ylabel
         self.logy = logy
+        self.ylim = ylim  # None: fitted to the run's values; a `RunSwitch` sets one range for all its runs
         self.redraw = False
 
-    def draw(self, ax, run, X, y):
+    def _values(self, run, X, y):
         v = self.values(run, X, y) if callable(self.values) else self.values
-        v = np.asarray(v, dtype=float).ravel()
+        return np.asarray(v, dtype=float).ravel()
+
+    def span(self, run, X, y) -> tuple:
+        """(lowest, highest) value this panel draws for `run`: what a shared axis must hold."""
+        v = self._values(run, X, y)
+        v = v[np.isfinite(v)]
+        return (float(v.min()), float(v.max())) if len(v) else (0.0, 1.0)
+
+    def share(self, lo, hi) -> None:
+        """Show every run on the value axis lo..hi (with matplotlib's margins), so runs compare by eye."""
+        pad = 0.05 * (hi - lo) if hi > lo else 0.5
+        self.ylim = (lo - pad, hi + pad)
+        curve = getattr(self, "curve", None)
+        if curve is not None and not self.logy:
+            curve.line.axes.set_ylim(*self.ylim)
+
+    def draw(self, ax, run, X, y):
+        v = self._values(run, X, y)
         n = len(run.history)
         if len(v) != n:
             raise ValueError(
@@ -43,6 +62,8 @@ class LossPanel:
         self.curve = _surfaces.draw_loss_curve(ax, v, ylabel=self.ylabel)
         if self.logy:
             ax.set_yscale("symlog")
+        elif self.ylim is not None:
+            ax.set_ylim(*self.ylim)
         ax.set_title(self.label)
         return [self.curve.cursor, self.curve.dot]
 
@@ -56,6 +77,7 @@ class LiftedPanel:
     X may have the three lifted columns, or two (then z = x1^2 + x2^2). The run's w has length 3.
     """
 
+    name = "lifted"  #: in a player's panel picker
     projection = "3d"
 
     def __init__(self, *, elev=24, azim=-58, zoom=0.95, title="lifted: z = x₁² + x₂²"):
@@ -79,10 +101,11 @@ class LiftedPanel:
         ax.set_ylabel("x₂", labelpad=pad)
         ax.set_zlabel("z", labelpad=pad * 0.6)
         ax.set_title(self.title)
-        ax.tick_params(labelsize=s.tick_size * 0.8, pad=1)
+        ax.tick_params(labelsize=s.tick_size * 0.9, pad=1)  # 9 pt: 11 CSS px even at 0.9 of the size
         for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
             axis.set_major_locator(mpl.ticker.MaxNLocator(3))
-        ax.set_box_aspect(None, zoom=self.zoom)
+        # big lecture labels need more room around the box, or the z label runs off the picture
+        ax.set_box_aspect(None, zoom=self.zoom * (0.88 if s.label_size > 16 else 1.0))
         self.update(0)
         return [self.art.plane, self.ring]
 

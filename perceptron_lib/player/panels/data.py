@@ -147,10 +147,12 @@ class DataPanel:
                                        markeredgewidth=s.ring_width * 0.8, zorder=9, label="_cursor")
         self.selected = _plot.ring_point(ax, None, marker="s", markeredgecolor=_style.CURSOR_MARK_COLOR,
                                          linestyle="none", markeredgewidth=s.ring_width, zorder=9, label="_selected")
-        self.scale_text = ax.text(0.98, 0.02, "", transform=ax.transAxes, ha="right", va="bottom",
-                                  fontsize=s.legend_size, color="#333333", zorder=8,
-                                  bbox=dict(boxstyle="round,pad=0.2", facecolor="#FFFFFF", edgecolor="none",
-                                            alpha=0.85))
+        # The notes (arrow scale, why no boundary is drawn) sit just above the axes' top right corner, under
+        # the caption, where no point or line can run through them; the caption is lifted by one note line.
+        self.scale_text = ax.annotate("", xy=(1.0, 1.0), xycoords="axes fraction", xytext=(0, 0.25 * s.legend_size),
+                                      textcoords="offset points", ha="right", va="bottom", fontsize=s.legend_size,
+                                      color="#333333", zorder=8, annotation_clip=False)
+        ax.set_title(" ", pad=1.6 * s.legend_size + 6)
         # The scale note moves with the run like the caption: blitted, so a change of scale (frequent
         # when the static animation jumps between sampled steps) costs a text draw, not a full redraw.
         self.moving = [pts.pos, pts.neg, self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch,
@@ -214,8 +216,13 @@ class DataPanel:
                                   markeredgewidth=s.mistake_width, markersize=np.sqrt(s.mistake_size),
                                   label=crossed))  # the run's own test: "mistake" (<= 0) or "wrong side" (< 0)
         ncol = 4 if s.legend_size <= 12 else 3  # big lecture text: fewer, taller columns so it fits one panel
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=ncol, fontsize=s.legend_size,
-                  frameon=False, handlelength=1.6, columnspacing=1.0, handletextpad=0.5)
+        # under the tick labels and the x label, whatever the axes' height: an offset in points, not in axes
+        from matplotlib.transforms import ScaledTranslation
+
+        below = ScaledTranslation(0, -(1.25 * (s.tick_size + s.label_size) + 10) / 72, ax.figure.dpi_scale_trans)
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + below,
+                  ncol=ncol, fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0,
+                  handletextpad=0.5)
 
     def _scale(self, w2, wp):
         """Arrow scale for this step: `arrow_scale` if given, else 1 or 1/m (m = 2, 5, 10, 20, ...) so w fits."""
@@ -302,5 +309,5 @@ class DataPanel:
             notes.append("boundary outside the view")
         elif len(seg) and not all(self._inside(q, margin=-1e-6) for q in seg):
             notes.append("boundary partly outside the view")  # a lifted circle; the axes clip it
-        self.scale_text.set_text(self.caption_sep.replace(" ", "; ").join(notes) if notes else "")
+        self.scale_text.set_text("; ".join(notes))
         return self.moving

@@ -86,7 +86,13 @@ def draw_margin_losses(ax, *, m_range=(-2.5, 2.5), losses=("zero_one", "perceptr
     ax.set_xlabel("margin m = y(⟨w, x⟩ + b)")
     ax.set_ylabel("loss")
     if legend:
-        ax.legend(loc="upper right", fontsize=s.legend_size, framealpha=0.95)
+        # under the axes' labels: on the axes it would hide the curves, the cursor or the axis lines
+        from matplotlib.transforms import ScaledTranslation
+
+        below = ScaledTranslation(0, -(1.25 * (s.tick_size + s.label_size) + 8) / 72, ax.figure.dpi_scale_trans)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + below,
+                  ncol=2 if s.legend_size <= 12 else 1, fontsize=s.legend_size, frameon=False, handlelength=2.2,
+                  columnspacing=1.0)
     return out
 
 

@@ -141,7 +141,7 @@ class LossSlice:
                 # near one end of the segment, spread along it by index, so the labels of lines
                 # through one point (all lines meet at w = 0 when b = 0) do not sit on each other
                 at = seg[0] + (0.06 + 0.07 * (i % 3)) * (seg[1] - seg[0])
-                texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=3.5,
+                texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=7,
                                      ha="center", va="center",
                                      bbox=dict(boxstyle="circle,pad=0.15", facecolor="#FFFFFF", edgecolor="none",
                                                alpha=0.85)))
@@ -204,6 +204,7 @@ class ContourPathPanel:
         changes b asks the player for a full redraw.
     """
 
+    name = "path over (w₁, w₂)"  #: in a player's panel picker
     projection = None
 
     def __init__(self, *, b="current", loss="perceptron", reduction="mean", span=None, num=61, kinks=True,
@@ -245,7 +246,8 @@ class ContourPathPanel:
         return moving
 
     def _title(self):
-        self.ax.title.set_text(f"path over (w₁, w₂), b = {_num(self.slice.b)}")
+        sep = "\n" if self.slice.s.title_size > 16 else " "  # big lecture titles: two short lines
+        self.ax.title.set_text(f"path over (w₁, w₂),{sep}b = {_num(self.slice.b)}")
 
     def update(self, k):
         if self.follow and self.slice.set_b(self.Bs[k]):

@@ -36,13 +36,16 @@ class _CaseMarks:
                              markerfacecolor="none", markeredgecolor="#000000", markeredgewidth=s.ring_width * 0.8,
                              zorder=6)
         ax.add_artist(self.square)
-        self.labels = []
+        self.labels, self.sides = [], []
         for i, x in enumerate(X):
             # the label goes on the side away from the nearest other point, so neighbours' labels do not collide
             d = np.hypot(*(X - x).T)
             d[i] = np.inf
             left = len(X) > 1 and X[int(np.argmin(d)), 0] > x[0]
-            self.labels.append(ax.annotate(str(i), x, xytext=(-7 if left else 7, 5), textcoords="offset points",
+            self.sides.append(left)
+            self.off = 0.375 * np.sqrt(s.ring_size) + 2.5  # points: clear of the square that marks a case
+            self.labels.append(ax.annotate(str(i), x, xytext=(-self.off if left else self.off, 0.7 * self.off),
+                                           textcoords="offset points",
                                            ha="right" if left else "left", fontsize=s.legend_size, zorder=8,
                                            bbox=dict(boxstyle="round,pad=0.15", facecolor="#FFFFFF",
                                                      edgecolor="none", alpha=0.8)))
@@ -52,8 +55,15 @@ class _CaseMarks:
         _plot.update_mistakes(self.cross, self.X, mis)
         self.square.set_data(self.X[bnd, 0], self.X[bnd, 1])
         if self.words:
+            (x0, x1) = self.labels[0].axes.get_xlim() if self.labels else (0.0, 1.0)
             for i, (lab, c) in enumerate(zip(self.labels, cases, strict=True)):
                 lab.set_text(f"{i}\n{c}")
+                # a worded label is wide: near an edge of the view it goes toward the middle, so it stays
+                # inside the axes; elsewhere away from the nearest other point, as the short label does
+                frac = (self.X[i, 0] - x0) / (x1 - x0)
+                left = frac > 0.7 or (frac >= 0.25 and self.sides[i])
+                lab.set_horizontalalignment("right" if left else "left")
+                lab.xyann = (-self.off if left else self.off, 0.7 * self.off)
 
 
 def _data_axes(ax, X, y, *, pad=1.0, style=None):

@@ -38,7 +38,15 @@ __all__ = [
 
 BAR_COLOR = _style.OKABE_ITO["sky_blue"]  #: bars: updates made during an epoch
 BROKEN_COLOR = _style.OKABE_ITO["orange"]  #: squares around examples an update broke
-WEIGHT_CMAP = "PuOr"  #: diverging, colour-blind safe: orange for w_j < 0, purple for w_j > 0
+#: Diverging in the classes' own colours: w_j < 0 (ink there pushes toward y = -1) blue, w_j > 0 (toward
+#: y = +1) vermillion, 0 white; the same meaning the two colours have everywhere in the course.
+WEIGHT_CMAP = "perceptron_classes"
+
+
+def _weight_cmap():
+    from matplotlib.colors import LinearSegmentedColormap
+
+    return LinearSegmentedColormap.from_list(WEIGHT_CMAP, [_style.NEG_COLOR, "#FFFFFF", _style.POS_COLOR])
 
 
 # --------------------------------------------------------------------------- epochs
@@ -53,6 +61,7 @@ class EpochPanel:
     marks the current epoch. "Misclassified" is the run's own update test, as in the readout.
     """
 
+    name = "epochs"  #: in a player's panel picker
     projection = None
 
     def __init__(self, *, title="per epoch", legend=True):
@@ -200,7 +209,7 @@ def draw_weight_image(ax, w, *, shape=(8, 8), title=None, cmap=WEIGHT_CMAP, colo
     """Show a weight vector as an image (row-major `shape`), colour scale symmetric about 0."""
     W = np.asarray(w, dtype=float).reshape(shape)
     v = float(np.abs(W).max()) or 1.0
-    im = ax.imshow(W, cmap=cmap, vmin=-v, vmax=v, interpolation="nearest")
+    im = ax.imshow(W, cmap=_weight_cmap() if cmap == WEIGHT_CMAP else cmap, vmin=-v, vmax=v, interpolation="nearest")
     ax.set_xticks([])
     ax.set_yticks([])
     ax.grid(False)

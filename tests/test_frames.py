@@ -1,0 +1,60 @@
+"""Every player's first and last frame and every live figure, in both presets, rendered and checked.
+
+Each lesson runs in a fresh kernel (``COURSE_STYLE`` = the preset), then `frame_checks.report` saves
+the frames to ``tests/artifacts/frames/<preset>/<lesson>/`` and measures them in display space:
+
+* nothing drawn in an axes (points, arrows, notes) leaves that axes;
+* no line, arrow or point crosses a note (a text in the axes, or its legend);
+* no text of the picture is cut by its edge;
+* the smallest text is at least 11 CSS px (notebook) or 18 CSS px (lecture) when the picture is shown
+  at 0.9 of its size (the least the browser test allows);
+* the picture's CSS size fits the room a 1440x900 JupyterLab gives it (`render.MAX_CSS`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from perceptron_lib.player.render import MAX_CSS
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts" / "frames"
+LESSONS = sorted(p.name for p in (REPO / "notebooks").glob("0[0-9]_*.ipynb"))
+SMALLEST_CSS_PX = {"notebook": 11.0, "lecture": 18.0}
+LEAST_SCALE = 0.9
+
+
+def frames_of(nb_name: str, preset: str) -> list[dict]:
+    nb = nbformat.read(REPO / "notebooks" / nb_name, as_version=4)
+    out = ARTIFACTS / preset / nb_name[:2]
+    nb.cells.append(nbformat.v4.new_code_cell(f"import frame_checks\nprint(frame_checks.report({str(out)!r}))"))
+    # the kernel finds the measuring module through its environment, like any installed module
+    path = os.pathsep.join(p for p in (str(REPO / "tests"), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "COURSE_STYLE": preset, "MPLBACKEND": "Agg", "PYTHONPATH": path}
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(REPO / "notebooks")}}).execute(env=env)
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
+    return json.loads(text.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+@pytest.mark.parametrize("nb", LESSONS)
+def test_frames(nb, preset):
+    found = frames_of(nb, preset)
+    assert found, f"{nb}: no player or live figure found"
+    wrong = []
+    for f in found:
+        where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
+        wrong += [f"{where}: {x}" for x in f["leaves"] + f["crosses"] + f["cut"]]
+        shown = f["smallest_pt"] * f["px_per_pt"] * LEAST_SCALE
+        if shown < SMALLEST_CSS_PX[preset] - 1e-9:
+            wrong.append(f"{where}: smallest text {f['smallest_pt']} pt is {shown:.1f} CSS px at scale {LEAST_SCALE}")
+        if f["css"][0] > MAX_CSS[0] or f["css"][1] > MAX_CSS[1]:
+            wrong.append(f"{where}: picture {f['css']} CSS px is larger than {MAX_CSS}")
+    assert not wrong, "\n".join(wrong)

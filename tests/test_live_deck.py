@@ -1,0 +1,180 @@
+"""The live deck (jupyterlab-slideshow) in the lecture session, as `make lecture` starts it (issue 22, items 12-15).
+
+One real `make lecture NB=03` session (the same as `COURSE_STYLE=lecture make lab`) in Chromium at 1280x720:
+lesson 03 is run, the deck started, and then
+
+* the player's slide fits the screen: picture, Step button and readout within 720 px, no code shown, the
+  buttons and the readout at 18 px or more (item 12);
+* the picture keeps only the keys the player uses: with the pointer on it, the right arrow steps the player
+  and leaves the slide where it is, Ctrl-Shift-C opens JupyterLab's palette, Tab moves focus out, and Escape
+  stops the deck; with the editor's keyboard cursor shown, Escape hides the cursor first (item 13);
+* the session's deck and saves touch neither the user's JupyterLab settings (the next session opens out of
+  deck mode) nor the course's notebooks, which stay byte-identical (items 14 and 15).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import JS_ALL_CELLS_RAN, JS_KERNEL_IDLE, jupyter_server, launch, require_browser
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts"
+LESSON = next(p.name for p in sorted((REPO / "notebooks").glob("03_*.ipynb")))
+ON_SLIDE = ".jp-deck-mod-visible .perceptron-stepthrough"
+IN_DECK = "() => document.body.dataset.jpDeckMode === 'presenting'"
+
+# the player on the deck's visible slide: bottoms of its picture, Step button and readout, their font sizes,
+# and the code inputs shown on the slide
+JS_SLIDE = """() => {
+  const p = document.querySelector('.jp-deck-mod-visible .perceptron-stepthrough');
+  const step = [...p.querySelectorAll('.widget-button')].find((b) => b.textContent.includes('Step'));
+  const readout = p.querySelector('.perceptron-readout .widget-html-content');
+  const inputs = [...document.querySelectorAll('.jp-deck-mod-visible .jp-InputArea')]
+    .filter((e) => e.getClientRects().length && e.getBoundingClientRect().height > 0);
+  const img = p.querySelector('img').getBoundingClientRect();
+  return {picture: img.bottom, pictureHeight: img.height, step: step.getBoundingClientRect().bottom,
+          readout: readout.getBoundingClientRect().bottom, stepFont: parseFloat(getComputedStyle(step).fontSize),
+          readoutFont: parseFloat(getComputedStyle(readout).fontSize), codeShown: inputs.length};
+}"""
+
+
+def _digests() -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((REPO / "notebooks").glob("*.ipynb"))}
+
+
+def _point_at(page, picture) -> None:
+    """Move the pointer off the picture, then onto it: ipyevents listens for keys from the pointer's entry."""
+    page.mouse.move(2, 2)
+    picture.hover()
+    page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'IMG'", timeout=5_000)
+
+
+def _shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def _slideshow_settings(settings_dir: Path) -> list[dict]:
+    return [json.loads(re.sub(r"^\s*//.*$", "", f.read_text(), flags=re.MULTILINE) or "{}")
+            for f in settings_dir.glob("jupyterlab-slideshow/*.jupyterlab-settings")]
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    """`make lecture NB=03` (the venv is not rebuilt), with the user's JupyterLab settings in a folder of the test;
+    lesson 03 run, the deck started on its first player's slide. Yields (page, server, user settings, digests)."""
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    user_settings = tmp_path_factory.mktemp("user-settings")
+    before = _digests()
+    args = "--no-browser --port={port} --port-retries=0 --ServerApp.token={token} --expose-app-in-browser"
+    argv = ["make", "-s", "-o", ".venv/.installed", "lecture", "NB=03", f"PYTHON={sys.executable}", f"ARGS={args}"]
+    env = {"JUPYTERLAB_SETTINGS_DIR": str(user_settings)}
+    with jupyter_server(REPO, argv=argv, env=env, timeout=120) as srv, sync_playwright() as pw:
+        browser = launch(pw)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        path = f"notebooks/{LESSON}"
+        page.goto(srv.lab_url(path))
+        page.wait_for_function(JS_KERNEL_IDLE, arg=path, timeout=120_000, polling=200)
+        page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        page.wait_for_function(JS_ALL_CELLS_RAN, timeout=240_000, polling=500)
+        page.locator(".jp-Notebook .jp-Cell").first.click()
+        page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
+        page.wait_for_function(IN_DECK, timeout=10_000)
+        for _ in range(200):
+            if page.locator(ON_SLIDE).count():
+                break
+            page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
+            page.wait_for_function("() => document.querySelector('.jp-deck-mod-visible') !== null", timeout=5_000)
+        assert page.locator(ON_SLIDE).count(), "no slide of the deck shows a player"
+        page.locator(f"{ON_SLIDE} img").first.wait_for(state="visible", timeout=10_000)
+        yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors}
+        browser.close()
+
+
+def test_the_players_slide_fits_1280x720_without_code_and_with_large_controls(lecture):
+    page = lecture["page"]
+    # the slide is laid out once the deck's styles and the widgets' sizes have settled
+    page.wait_for_function(f"() => ({JS_SLIDE})().picture <= 720", timeout=10_000)
+    fit = page.evaluate(JS_SLIDE)
+    _shot(page, "live_deck_lecture_player_slide.png")
+    assert fit["codeShown"] == 0, fit
+    assert max(fit["picture"], fit["step"], fit["readout"]) <= 720, fit
+    assert fit["pictureHeight"] >= 250, fit  # scaled to fit, still a picture one reads from the back of the room
+    assert fit["stepFont"] >= 18 and fit["readoutFont"] >= 18, fit
+
+
+def test_the_picture_keeps_only_its_keys_and_escape_stops_the_deck(lecture):
+    page = lecture["page"]
+    player = page.locator(ON_SLIDE).first
+    picture = player.locator("img").first
+    readout = player.locator(".perceptron-readout").first
+    _point_at(page, picture)
+    before = readout.inner_text()
+    page.keyboard.press("ArrowRight")  # the player's key: one step, and the deck stays on this slide
+    page.wait_for_function("([el, b]) => el.innerText !== b", arg=[readout.element_handle(), before], timeout=10_000)
+    assert page.evaluate(IN_DECK) and page.locator(ON_SLIDE).count()
+
+    page.keyboard.press("Control+Shift+C")  # not the player's: JupyterLab's command palette opens
+    page.wait_for_selector("#modal-command-palette .lm-CommandPalette-input", state="visible", timeout=5_000)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#modal-command-palette", state="hidden", timeout=5_000)
+
+    _point_at(page, picture)
+    page.keyboard.press("Tab")  # Tab moves focus on, out of the picture
+    page.wait_for_function("() => document.activeElement && document.activeElement.tagName !== 'IMG'", timeout=5_000)
+
+    # the editor's keyboard cursor takes Escape (it hides the cursor); then Escape is JupyterLab's again
+    page.locator(".perceptron-editor .widget-toggle-button", has_text="Keyboard cursor").first.click()
+    message = page.locator(".perceptron-editor").first
+    page.wait_for_function("(el) => el.innerText.includes('Keyboard cursor at the centre')",
+                           arg=message.element_handle(), timeout=10_000)  # fmt: skip
+    _point_at(page, picture)
+    page.keyboard.press("Escape")
+    page.wait_for_function("(el) => el.innerText.includes('Keyboard cursor hidden')",
+                           arg=message.element_handle(), timeout=10_000)  # fmt: skip
+    assert page.evaluate(IN_DECK), "Escape hid the editor's cursor and also stopped the deck"
+    _shot(page, "live_deck_lecture_before_escape.png")
+    page.keyboard.press("Escape")  # the pointer is still on the picture: the deck stops from the keyboard
+    page.wait_for_function("() => document.body.dataset.jpDeckMode === undefined", timeout=5_000)
+    _shot(page, "live_deck_lecture_after_escape.png")
+    assert not lecture["errors"], lecture["errors"]
+
+
+def test_a_lecture_session_leaves_the_course_files_and_the_users_settings_as_they_were(lecture, tmp_path):
+    page, srv = lecture["page"], lecture["server"]
+    copy = Path(re.search(r"a copy of the lessons in (\S+)", srv.log()).group(1))
+    assert copy.is_dir() and not copy.resolve().is_relative_to(REPO.resolve()), copy
+    stamp = (copy / "notebooks" / LESSON).stat().st_mtime_ns
+    page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")  # deck mode on while saving
+    page.wait_for_function(IN_DECK, timeout=10_000)
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    deadline = time.monotonic() + 30
+    while (copy / "notebooks" / LESSON).stat().st_mtime_ns == stamp and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert (copy / "notebooks" / LESSON).stat().st_mtime_ns != stamp, "the save did not reach the session's copy"
+    assert _digests() == lecture["before"], "the lecture session changed the course's notebooks"
+    assert all(s.get("active") is not True for s in _slideshow_settings(lecture["user_settings"]))
+
+    # the next session, started as `make lab` starts it on the same user settings, opens out of deck mode
+    with jupyter_server(REPO / "notebooks", app="lab", timeout=90,
+                        extra_args=[f"--LabApp.user_settings_dir={lecture['user_settings']}"]) as nxt:  # fmt: skip
+        page2 = page.context.browser.new_page(viewport={"width": 1280, "height": 720})
+        page2.goto(nxt.lab_url("00_start_here.ipynb"))
+        page2.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+        # what jupyterlab-slideshow reads at start: its user settings, as this session's server gives them
+        assert nxt.api("GET", "lab/api/settings/jupyterlab-slideshow:plugin")["settings"].get("active") is not True
+        assert page2.evaluate("() => document.body.dataset.jpDeckMode === undefined")
+        page2.close()
