@@ -34,12 +34,15 @@ class AveragedLinePanel:
         From `perceptron_lib.core.averaged.fit_averaged`; the player's run must be ``averaged.run``.
     pad : float
         Margin around the data, as a share of their range.
+    title : str, optional
+        Default: "averaged line (solid), last line (dashed)"; in the lecture preset "averaged line / and last
+        line" on two lines (the legend says which is solid).
     """
 
     name = "averaged line"  #: in a player's panel picker
     projection = None
 
-    def __init__(self, averaged, *, pad: float = 0.08, title: str = "averaged line (solid), last line (dashed)"):
+    def __init__(self, averaged, *, pad: float = 0.08, title: str | None = None):
         self.averaged = averaged
         self.pad = float(pad)
         self.title = title
@@ -65,9 +68,15 @@ class AveragedLinePanel:
                                         linewidth=s.line_width * 0.6, linestyle=(0, (4, 3)), label="last line")
         self.avg = _plot.draw_boundary(ax, self.W[0], self.B[0], color=AVERAGED_COLOR, linewidth=s.line_width * 1.2,
                                        label="averaged line")
-        ax.set_title(self.title)
-        # under the axes (as the data panel's legend): on them it would hide points
-        ax.legend(handles=[self.avg, self.last], loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2,
+        big = s.title_size > 16
+        # big lecture text: two short lines, so the title fits the panel (in a lecture player two panels share
+        # the picture's width, and the data panel's legend leaves them short, so narrow: equal aspect); the
+        # legend under it says which line is solid and which dashed
+        title = "averaged line\nand last line" if big else "averaged line (solid), last line (dashed)"
+        ax.set_title(self.title or title)
+        # under the axes (as the data panel's legend): on them it would hide points; one column of big
+        # lecture text, so the legend is no wider than its panel
+        ax.legend(handles=[self.avg, self.last], loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=1 if big else 2,
                   fontsize=s.legend_size, frameon=False)
         return [self.last, self.avg]
 

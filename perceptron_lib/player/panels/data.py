@@ -148,11 +148,15 @@ class DataPanel:
         self.selected = _plot.ring_point(ax, None, marker="s", markeredgecolor=_style.CURSOR_MARK_COLOR,
                                          linestyle="none", markeredgewidth=s.ring_width, zorder=9, label="_selected")
         # The notes (arrow scale, why no boundary is drawn) sit just above the axes' top right corner, under
-        # the caption, where no point or line can run through them; the caption is lifted by one note line.
+        # the caption, where no point or line can run through them; the caption is lifted by the notes' lines.
+        # Big lecture text puts each note on its own line: "arrows ×1/5; w = 0: no boundary yet" on one line
+        # is wider than a panel of two and runs out of the picture (there are at most two notes at once).
+        self.note_sep = "; " if s.legend_size <= 12 else "\n"
+        note_lines = 1 if self.note_sep == "; " else 2
         self.scale_text = ax.annotate("", xy=(1.0, 1.0), xycoords="axes fraction", xytext=(0, 0.25 * s.legend_size),
                                       textcoords="offset points", ha="right", va="bottom", fontsize=s.legend_size,
                                       color="#333333", zorder=8, annotation_clip=False)
-        ax.set_title(" ", pad=1.6 * s.legend_size + 6)
+        ax.set_title(" ", pad=(1.6 + 1.2 * (note_lines - 1)) * s.legend_size + 6)
         # The scale note moves with the run like the caption: blitted, so a change of scale (frequent
         # when the static animation jumps between sampled steps) costs a text draw, not a full redraw.
         self.moving = [pts.pos, pts.neg, self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch,
@@ -309,5 +313,5 @@ class DataPanel:
             notes.append("boundary outside the view")
         elif len(seg) and not all(self._inside(q, margin=-1e-6) for q in seg):
             notes.append("boundary partly outside the view")  # a lifted circle; the axes clip it
-        self.scale_text.set_text("; ".join(notes))
+        self.scale_text.set_text(self.note_sep.join(notes))
         return self.moving

@@ -139,8 +139,12 @@ class LossSlice:
             lines.append(ln)
             if self.kink_labels:
                 # near one end of the segment, spread along it by index, so the labels of lines
-                # through one point (all lines meet at w = 0 when b = 0) do not sit on each other
-                at = seg[0] + (0.06 + 0.07 * (i % 3)) * (seg[1] - seg[0])
+                # through one point (all lines meet at w = 0 when b = 0) do not sit on each other;
+                # measured on the part of the line inside a box shrunk by the label's size, so the
+                # label's disc stays inside the axes (big lecture text on a small panel ran out)
+                inner = _plot.boundary_segment((p, q), r, *self._label_box())
+                inner = seg if inner is None else inner  # the line only grazes a corner: its own ends
+                at = inner[0] + (0.06 + 0.07 * (i % 3)) * (inner[1] - inner[0])
                 texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=7,
                                      ha="center", va="center",
                                      bbox=dict(boxstyle="circle,pad=0.15", facecolor="#FFFFFF", edgecolor="none",
@@ -149,6 +153,20 @@ class LossSlice:
                                    enumerate(P) if self.kinks and (p or q) and _plot.boundary_segment((p, q), r, xl,
                                                                                                    yl) is not None]}
         return layer
+
+    def _label_box(self):
+        """(xlim, ylim) shrunk on each side by a kink label's radius plus a little: the label's centre
+        inside it keeps its disc inside the axes. The radius is a share of the axes' width in inches
+        (the figure's slot before layout, which the colorbar and tick labels then shrink by up to a
+        half: hence the factor)."""
+        pos = self.ax.get_position()
+        side_in = max(min(pos.width * self.ax.figure.get_figwidth(), pos.height * self.ax.figure.get_figheight()),
+                      1e-6)  # the drawn square of an equal-aspect axes
+        radius_in = 0.9 * self.s.legend_size * 0.85 / 72  # the digit's circle, with its pad, in inches
+        frac = min(0.3, 2.2 * radius_in / side_in)
+        (x0, x1), (y0, y1) = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
+        dx, dy = frac * (x1 - x0), frac * (y1 - y0)
+        return (x0 + dx, x1 - dx), (y0 + dy, y1 - dy)
 
     def layer_artists(self, b=None) -> list:
         """The artists of the layer at b (default: the one shown)."""

@@ -9,7 +9,9 @@
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.lines import Line2D
+from matplotlib.transforms import Bbox, ScaledTranslation
 
 from ..._validation import check_X_y
 from ...core import losses as _losses
@@ -25,11 +27,76 @@ from .loss_slice import LossSlice
 __all__ = ["LossPlaneView", "SubgradientView"]
 
 
+class _LabelPlacer(Artist):
+    """Places the case labels of a `_CaseMarks` as the figure is drawn, on the measured picture.
+
+    It draws nothing itself: drawn just before the labels (its zorder is just under theirs), it measures
+    each label at each of its candidate places (`_CaseMarks.places`), keeps those inside the axes, and
+    chooses one place a label so that labels cover as few other points and other labels as they can:
+    each label in turn takes its best place given the others', a few rounds (earlier places first on a
+    tie). Measured, not estimated: a worded label ("1\nboundary") in the lecture preset was a third of the
+    panel wide, and a fixed rule ran it out of the axes near an edge or over its neighbour.
+    """
+
+    ROUNDS = 4
+
+    def __init__(self, marks, zorder):
+        super().__init__()
+        self.marks = marks
+        self.set_zorder(zorder)
+        self.set_in_layout(False)  # it has no extent of its own
+
+    @staticmethod
+    def _put(lab, place):
+        lab.xyann = place[0]
+        lab.set_horizontalalignment(place[1][0])
+        lab.set_verticalalignment(place[1][1])
+
+    def draw(self, renderer):
+        m = self.marks
+        if not self.get_visible() or not m.labels:
+            return
+        ax = m.labels[0].axes
+        box = ax.bbox
+        half = m.half_px(renderer)
+        pts = ax.transData.transform(m.X)
+        dots = [Bbox.from_extents(x - half, y - half, x + half, y + half) for x, y in pts]
+        options = []  # per label: [(place, its box, how many other points it covers)]
+        for i, lab in enumerate(m.labels):
+            opts = []
+            for place in m.places(i):
+                self._put(lab, place)
+                ext = lab.get_window_extent(renderer)
+                if ext.x0 >= box.x0 and ext.x1 <= box.x1 and ext.y0 >= box.y0 and ext.y1 <= box.y1:
+                    opts.append((place, ext, sum(ext.overlaps(d) for j, d in enumerate(dots) if j != i)))
+            options.append(opts or [(m.places(i)[0], None, 0)])  # nowhere inside (a tiny view): the first
+        pick = [0] * len(options)
+
+        def cost(i, o):
+            ext = options[i][o][1]
+            if ext is None:
+                return 0
+            return options[i][o][2] + sum(
+                ext.overlaps(options[j][pick[j]][1]) for j in range(len(options))
+                if j != i and options[j][pick[j]][1] is not None)
+
+        for _ in range(self.ROUNDS):
+            changed = False
+            for i in range(len(options)):
+                best = min(range(len(options[i])), key=lambda o: (cost(i, o), o))
+                if cost(i, best) < cost(i, pick[i]):
+                    pick[i], changed = best, True
+            if not changed:
+                break
+        for lab, opts, o in zip(m.labels, options, pick, strict=True):
+            self._put(lab, opts[o][0])
+
+
 class _CaseMarks:
     """Each point's case at (w, b): a cross for a mistake, a square for the boundary, and its index."""
 
     def __init__(self, ax, X, y, *, style=None, words=False):
-        s = _style.get(style)
+        s = self.s = _style.get(style)
         self.X, self.y, self.words = X, y, words
         self.cross = _plot.mark_mistakes(ax, X, np.zeros(len(X), bool), style=s)
         self.square = Line2D([], [], linestyle="none", marker="s", markersize=np.sqrt(s.ring_size) * 0.75,
@@ -37,33 +104,49 @@ class _CaseMarks:
                              zorder=6)
         ax.add_artist(self.square)
         self.labels, self.sides = [], []
+        # A worded label ("1: boundary") is wide: in the lecture preset one line of text a little smaller than
+        # the legend's (still above the preset's least size), so that six of them find room among the points
+        # of a panel; the notebook's small text keeps the index over the word.
+        big = s.legend_size > 12
+        self.word_sep = ": " if big else "\n"
+        size = max(s.legend_size * 0.85, 15.0) if big else s.legend_size
+        self.off = 0.375 * np.sqrt(s.ring_size) + 2.5  # points: clear of the square that marks a case
         for i, x in enumerate(X):
-            # the label goes on the side away from the nearest other point, so neighbours' labels do not collide
+            # the label goes first on the side away from the nearest other point, so neighbours' labels do not
+            # collide; `_LabelPlacer` moves it where it fits when it is drawn
             d = np.hypot(*(X - x).T)
             d[i] = np.inf
             left = len(X) > 1 and X[int(np.argmin(d)), 0] > x[0]
             self.sides.append(left)
-            self.off = 0.375 * np.sqrt(s.ring_size) + 2.5  # points: clear of the square that marks a case
             self.labels.append(ax.annotate(str(i), x, xytext=(-self.off if left else self.off, 0.7 * self.off),
                                            textcoords="offset points",
-                                           ha="right" if left else "left", fontsize=s.legend_size, zorder=8,
+                                           ha="right" if left else "left", fontsize=size, zorder=8,
                                            bbox=dict(boxstyle="round,pad=0.15", facecolor="#FFFFFF",
                                                      edgecolor="none", alpha=0.8)))
+        ax.add_artist(_LabelPlacer(self, zorder=7.99))
+
+    def half_px(self, renderer) -> float:
+        """Half the side of a point's box in pixels: its square mark (the largest of its marks)."""
+        return 0.5 * np.sqrt(self.s.ring_size) * 0.75 * renderer.points_to_pixels(1.0)
+
+    def places(self, i) -> list:
+        """Label i's candidate places, best first: ((dx, dy) in points, (ha, va))."""
+        o, left = self.off, self.sides[i]
+        sides = [(-o, "right"), (o, "left")] if left else [(o, "left"), (-o, "right")]
+        out = []
+        for far in (1.0, 2.0):  # next to the point, then a little farther (the index in the label names it)
+            out += [((far * dx, far * 0.35 * o), (ha, "bottom")) for dx, ha in sides]
+            out += [((far * dx, -far * 0.35 * o), (ha, "top")) for dx, ha in sides]
+            out += [((0.0, far * o), ("center", "bottom")), ((0.0, -far * o), ("center", "top"))]
+        return out
 
     def set(self, cases):
         mis, bnd = cases == "mistake", cases == "boundary"
         _plot.update_mistakes(self.cross, self.X, mis)
         self.square.set_data(self.X[bnd, 0], self.X[bnd, 1])
         if self.words:
-            (x0, x1) = self.labels[0].axes.get_xlim() if self.labels else (0.0, 1.0)
             for i, (lab, c) in enumerate(zip(self.labels, cases, strict=True)):
-                lab.set_text(f"{i}\n{c}")
-                # a worded label is wide: near an edge of the view it goes toward the middle, so it stays
-                # inside the axes; elsewhere away from the nearest other point, as the short label does
-                frac = (self.X[i, 0] - x0) / (x1 - x0)
-                left = frac > 0.7 or (frac >= 0.25 and self.sides[i])
-                lab.set_horizontalalignment("right" if left else "left")
-                lab.xyann = (-self.off if left else self.off, 0.7 * self.off)
+                lab.set_text(f"{i}{self.word_sep}{c}")
 
 
 def _data_axes(ax, X, y, *, pad=1.0, style=None):
@@ -77,7 +160,13 @@ def _data_axes(ax, X, y, *, pad=1.0, style=None):
     ax.axvline(0, color="#BBBBBB", linewidth=s.thin_width * 0.7, zorder=1)
     ax.set_xlabel("x₁")
     ax.set_ylabel("x₂")
-    _plot.draw_points(ax, X, y, style=s, legend=True, legend_loc="lower right")
+    pts = _plot.draw_points(ax, X, y, style=s, legend=False)
+    # the legend under the axes (below the tick labels and the x label, an offset in points), where no point,
+    # boundary or label can run through it: inside, wherever it went, some (w, b) put the boundary on it
+    below = ScaledTranslation(0, -(1.25 * (s.tick_size + s.label_size) + 10) / 72, ax.figure.dpi_scale_trans)
+    ax.legend(handles=[pts.pos, pts.neg], loc="upper center", bbox_to_anchor=(0.5, 0.0),
+              bbox_transform=ax.transAxes + below, ncol=2,
+              fontsize=s.legend_size, frameon=False, handletextpad=0.4, columnspacing=1.2)
 
 
 # --------------------------------------------------------------------------- live views
@@ -111,8 +200,9 @@ class LossPlaneView:
         _plot.update_boundary(self.boundary, w, b, self.ax_d)
         self.slice.set_b(b)
         self.slice.set_point(*w)
-        self.ax_p.title.set_text(f"loss over (w₁, w₂) at b = {_num(b)}")
-        self.ax_d.title.set_text("data: boundary ⟨w, x⟩ + b = 0")
+        sep = "\n" if self.s.title_size > 16 else " "  # big lecture titles: two short lines, as wide as a panel
+        self.ax_p.title.set_text(f"loss over (w₁, w₂){sep}at b = {_num(b)}")
+        self.ax_d.title.set_text(f"data: boundary{sep}⟨w, x⟩ + b = 0")
         sub = _subgradients.perceptron_subgradient(w, b, self.X, self.y)
         self.marks.set(sub.cases)
         return w, b, sub

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation
 
 from ...core import analysis as _an
 from ...draw import plotting as _plot
@@ -79,9 +80,10 @@ class EpochPanel:
         t = np.arange(1, T + 1)
         self.bars = ax.bar(t, self.mpe, width=0.7, color=BAR_COLOR, edgecolor="#000000",
                            linewidth=s.thin_width * 0.6, zorder=2, label="updates in epoch t")
+        # big lecture text: the longest label on two lines, so the legend is no wider than a narrow panel
+        misclassified = "misclassified after epoch t" if s.legend_size <= 12 else "misclassified\nafter epoch t"
         (self.line,) = ax.plot(t, self.err, color=_style.CURVE_COLOR, linewidth=s.line_width * 0.8, marker="s",
-                               markersize=np.sqrt(s.marker_size) * 0.8, zorder=4,
-                               label="misclassified after epoch t")
+                               markersize=np.sqrt(s.marker_size) * 0.8, zorder=4, label=misclassified)
         self.cursor = Line2D([1, 1], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
                              linewidth=s.line_width * 0.9, zorder=3, label="current epoch")
         ax.add_artist(self.cursor)
@@ -96,8 +98,12 @@ class EpochPanel:
             ax.set_title(self.title)
         if self.legend:
             ncol = 2 if s.legend_size <= 12 else 1  # big lecture text: one column, so it fits under the panel
-            ax.legend(handles=[self.bars, self.line, self.cursor], loc="upper center", bbox_to_anchor=(0.5, -0.13),
-                      ncol=ncol, fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0)
+            # under the tick labels and the x label whatever the axes' height (an offset in points, as the data
+            # panel's legend): a share of the axes' height put it on the x label of the lecture's big text
+            below = ScaledTranslation(0, -(1.25 * (s.tick_size + s.label_size) + 10) / 72, ax.figure.dpi_scale_trans)
+            ax.legend(handles=[self.bars, self.line, self.cursor], loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                      bbox_transform=ax.transAxes + below, ncol=ncol, fontsize=s.legend_size, frameon=False,
+                      handlelength=1.6, columnspacing=1.0)
         self.update(len(run.history) - 1)
         return list(self.bars.patches) + [self.line, self.cursor]
 
