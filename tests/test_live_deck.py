@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_support import JS_ALL_CELLS_RAN, JS_KERNEL_IDLE, jupyter_server, launch, require_browser
+from browser_support import JS_ALL_CELLS_RAN, JS_KERNEL_IDLE, jupyter_server
 
 pytestmark = pytest.mark.browser
 
@@ -69,20 +69,18 @@ def _slideshow_settings(settings_dir: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def lecture(tmp_path_factory):
+def lecture(tmp_path_factory, chromium):
     """`make lecture NB=03` (the venv is not rebuilt), with the user's JupyterLab settings in a folder of the test;
     lesson 03 run, the deck started on its first player's slide. Yields (page, server, user settings, digests)."""
-    require_browser()
-    from playwright.sync_api import sync_playwright
-
     user_settings = tmp_path_factory.mktemp("user-settings")
     before = _digests()
     args = "--no-browser --port={port} --port-retries=0 --ServerApp.token={token} --expose-app-in-browser"
     argv = ["make", "-s", "-o", ".venv/.installed", "lecture", "NB=03", f"PYTHON={sys.executable}", f"ARGS={args}"]
     env = {"JUPYTERLAB_SETTINGS_DIR": str(user_settings)}
-    with jupyter_server(REPO, argv=argv, env=env, timeout=120) as srv, sync_playwright() as pw:
-        browser = launch(pw)
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
+    # the session's one Playwright (conftest): a second sync Playwright in one process cannot start
+    with jupyter_server(REPO, argv=argv, env=env, timeout=120) as srv:
+        context = chromium.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         path = f"notebooks/{LESSON}"
@@ -101,7 +99,7 @@ def lecture(tmp_path_factory):
         assert page.locator(ON_SLIDE).count(), "no slide of the deck shows a player"
         page.locator(f"{ON_SLIDE} img").first.wait_for(state="visible", timeout=10_000)
         yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors}
-        browser.close()
+        context.close()
 
 
 def test_the_players_slide_fits_1280x720_without_code_and_with_large_controls(lecture):
