@@ -30,7 +30,11 @@ import matplotlib as mpl
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
-from matplotlib.ft2font import RenderMode
+
+try:  # matplotlib >= 3.11 rasterises text glyph by glyph in Python, which the cache below speeds up
+    from matplotlib.ft2font import RenderMode
+except ImportError:  # older matplotlib draws text in C++ (Python 3.10's pins): no cache, the plain renderer
+    RenderMode = None
 
 from ..draw import style as _style
 
@@ -141,6 +145,8 @@ class Canvas(FigureCanvasAgg):
     """An Agg canvas whose renderer caches glyphs (`_GlyphCachingRenderer`)."""
 
     def get_renderer(self):
+        if RenderMode is None or not hasattr(RendererAgg, "_draw_text_glyphs_and_boxes"):
+            return super().get_renderer()
         w, h = self.get_width_height(physical=True)
         key = w, h, self.figure.dpi
         if self._lastKey != key:
