@@ -33,10 +33,12 @@ def _describe_labels(values) -> str:
     return "{" + shown + (", ..." if len(values) > 5 else "") + "}"
 
 
-def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
+def check_X(X, *, name: str = "X", min_samples: int = 1, copy: bool = True) -> np.ndarray:
     """Return `X` as a fresh C-contiguous float64 array of shape (n, d).
 
-    Raises TypeError for non-numeric input and ValueError for a wrong shape,
+    With ``copy=False``, for callers that only read X (the fits), a float64 C-contiguous `X` is
+    not copied: the result is a read-only view of it (so the caller's array cannot be changed
+    through it). Raises TypeError for non-numeric input and ValueError for a wrong shape,
     empty data or non-finite entries.
     """
     if isinstance(X, np.ndarray):
@@ -73,7 +75,11 @@ def check_X(X, *, name: str = "X", min_samples: int = 1) -> np.ndarray:
         raise ValueError(
             f"{name} is empty (shape {arr.shape}); give at least {min_samples} example(s) with at least one feature."
         )
-    out = np.array(arr, dtype=np.float64, order="C", copy=True)
+    if copy:
+        out = np.array(arr, dtype=np.float64, order="C", copy=True)
+    else:
+        out = np.ascontiguousarray(arr, dtype=np.float64).view()
+        out.setflags(write=False)
     if not np.isfinite(out).all():
         r, c = np.argwhere(~np.isfinite(out))[0]
         raise ValueError(
@@ -110,7 +116,9 @@ def check_y(y, *, name: str = "y", n: int | None = None) -> np.ndarray:
     if not np.isfinite(out).all():
         i = int(np.flatnonzero(~np.isfinite(out))[0])
         raise ValueError(f"{name} contains NaN or inf (first at index {i}); every label must be -1 or +1.")
-    labels = np.unique(out)
+    if ((out == 1.0) | (out == -1.0)).all():
+        return out
+    labels = np.unique(out)  # only to say what is wrong
     if len(labels) > 2:
         raise ValueError(
             f"{name} must have two classes, -1 and +1; got {len(labels)} distinct labels {_describe_labels(labels)}. "
@@ -127,9 +135,9 @@ def check_y(y, *, name: str = "y", n: int | None = None) -> np.ndarray:
     return out
 
 
-def check_X_y(X, y, *, x_name: str = "X", y_name: str = "y") -> tuple[np.ndarray, np.ndarray]:
-    """Validate a data set; return fresh arrays X (n, d) and y (n,) in {-1, +1}."""
-    X = check_X(X, name=x_name)
+def check_X_y(X, y, *, x_name: str = "X", y_name: str = "y", copy: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a data set; return fresh arrays X (n, d) and y (n,) in {-1, +1} (X as in `check_X`)."""
+    X = check_X(X, name=x_name, copy=copy)
     y = check_y(y, name=y_name, n=X.shape[0])
     return X, y
 

@@ -17,6 +17,8 @@ from perceptron_lib.core.bounds import mistake_bound, offset_mistake_bound
 from perceptron_lib.core.own_data import parse_points, points_literal
 from perceptron_lib.player import PointEditor, StepThrough
 
+MAX_EPOCHS = 100  # PointEditor's default
+
 MODS = {"shiftKey": False, "altKey": False, "ctrlKey": False, "metaKey": False}
 
 
@@ -654,12 +656,22 @@ def test_novikoff_on_random_separable_points(editors, n, margin, bias, seed):
     editor = editors[0] if bias else editors[1]
     editor.load(X, y)
     s, run = editor.summary, editor.run
-    assert s.separable is True and run.converged
+    # separable data converge, unless the bound allows more mistakes than the editor's epochs hold
+    assert s.separable is True and (run.converged or run.epochs == MAX_EPOCHS)
     assert s.gamma >= margin * (1 - 1e-4)  # the best margin is at least the one the data were made with
     mb = offset_mistake_bound(X, y) if bias else mistake_bound(X, y)
     assert s.bound == pytest.approx(mb.bound)
     assert run.mistakes <= s.bound  # Novikoff
-    assert "within the bound" in editor.player.notes[-1]
+    notes = editor.player.notes
+    assert any("within the bound" in line for line in notes)
+    assert run.converged or "before converging" in notes[-1]
+
+
+def test_a_separable_set_that_needs_more_epochs_says_so(editors):
+    editor = editors[0]  # three points, margin 0.05: 203 mistakes in 100 epochs, the bound allows more
+    editor.load(*data.separable(3, margin=0.05078125, bias=True, seed=1428))
+    assert not editor.run.converged and editor.run.epochs == MAX_EPOCHS
+    assert "stopped after 100 epochs, before converging" in editor.player.notes[-1]
 
 
 # --------------------------------------------------------------------------- random sequences of clicks

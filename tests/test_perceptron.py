@@ -281,6 +281,21 @@ def test_accepts_lists_and_ints_and_never_modifies_inputs():
     assert is_mistake(np.array([0.0]), np.array([1.0]))[0]
 
 
+@pytest.mark.parametrize("fit", [fit_perceptron, fit_batch, lambda X, y: fit_minibatch(X, y, batch_size=2, rng=0)])
+def test_float_data_is_read_in_place_and_never_written_or_kept(fit):
+    # The fits read a float64 C-contiguous X without copying it (speed): through a read-only view,
+    # so neither the fit nor a student holding the run can change the caller's array.
+    X, y = random_data(3, n=30)
+    X.setflags(write=True)
+    X_copy = X.copy()
+    run = fit(X, y)
+    assert np.array_equal(X, X_copy) and X.flags.writeable
+    for a in (run.w, run.history.w, run.history.b):
+        assert not np.shares_memory(a, X)
+    X[:] = 0.0  # the caller's array stays theirs to change; the run does not move with it
+    assert run.w.any()
+
+
 # --- bad input --------------------------------------------------------------------------
 
 GOOD_X, GOOD_Y = [[1.0, 2.0], [-1.0, -1.0]], [1, -1]

@@ -113,6 +113,9 @@ def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
             out.append(f"Bound (R/γ)² = {num(s.bound)}.")
         verdict = "within the bound" if s.mistakes <= s.bound else "ABOVE the bound"
         out.append(f"Mistakes made: {s.mistakes}, {verdict} ({num(s.mistakes / s.bound, 2)} of it).")
+        if not s.converged:  # a small margin: the bound allows more mistakes than the epochs gave room for
+            out.append(f"The run stopped after {count(s.epochs, s.pass_name)}, before converging: the bound "
+                       f"allows up to {num(s.bound)} mistakes, so more {s.pass_name}s would finish it.")
         return out
     out.append(f"No {separator}{through} separates them, so there is no margin and no bound.")
     if s.cycle is not None:

@@ -19,6 +19,7 @@ __all__ = [
     "is_mistake",
     "is_zero",
     "mistake_ceiling",
+    "mistake_ceiling_float32",
     "scores",
     "snap_to_zero",
     "step",
@@ -156,6 +157,39 @@ def mistake_ceiling(margin: float, size: float, n_terms: int) -> float:
     return margin + (ZERO_TOL + 2 * (n_terms + 1) * _EPS) * size
 
 
+#: float32's unit roundoff, half its smallest subnormal, and the largest size whose products and sums
+#: stay far from float32's overflow (2**128).
+_U32, _ETA32, FLOAT32_LIMIT = 2.0**-24, 2.0**-150, 2.0**100
+
+
+def mistake_ceiling_float32(margin: float, norm_w: float, R: float, b: float, n_terms: int):
+    """`mistake_ceiling` for a pre-filter that computes the margins in float32: X, w and b rounded to
+    float32, products and sums in float32. Half the bytes of X to read, so a long run is faster.
+
+    Returns the ceiling, raised by a float32 rounding step (a float32 margin is compared with it, and
+    numpy rounds the ceiling to float32 for that, to nearest), or None when float32 could overflow (R,
+    |w| or the size ``|w| R + |b|`` above 2**100): use float64 then. Why it holds: the float32 margin of
+    an example with ``|x| <= R`` differs from the exact one by at most ``gamma(n_terms + 3) * size``
+    (each term is a product of two rounded numbers, rounded, then summed: the classical bound with unit
+    roundoff 2**-24 and three more roundings), plus what underflow can lose, at most half a subnormal
+    per rounded number and product, ``n_terms * 2**-149 * (|w| + R + 1)``; `mistake_ceiling` bounds the
+    rest. No mistake is skipped.
+
+    Examples
+    --------
+    >>> c = mistake_ceiling_float32(1.0, 3.0, 2.0, 0.5, 3)
+    >>> 1.0 < float(c) < 1.0 + 1e-5, mistake_ceiling_float32(0.0, 2.0**101, 1.0, 0.0, 3)
+    (True, None)
+    """
+    size = norm_w * R + abs(b)
+    if max(size, norm_w, R) > FLOAT32_LIMIT:
+        return None
+    ceiling = mistake_ceiling(margin, size, n_terms) + 2 * (n_terms + 3) * _U32 * size
+    ceiling += n_terms * 2 * _ETA32 * (norm_w + R + 1.0)
+    # rounded to nearest float32 it stays above: half an ulp is 2**-24 of it, or 2**-150 if subnormal
+    return abs(ceiling) * 4 * _U32 + ceiling + 2.0**-126
+
+
 def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=0.0):
     """The perceptron's update rule, once: example (x, y) at state (w, b).
 
@@ -163,7 +197,8 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     with threshold `margin`, on the score ``<w,x> + b`` with its size ``|w| |x| + |b|``, so
     rounding around 0 counts as 0),
     ``w_new = w + eta * (y * x)`` and ``b_new = b + eta * y`` (b unchanged when ``fit_bias`` is
-    False), else the state unchanged. Pure: new arrays, the inputs are not
+    False; a coordinate, or b, that cancels to within ``ZERO_TOL`` of its two terms is exactly 0,
+    the one meaning of zero), else the state unchanged. Pure: new arrays, the inputs are not
     changed, no checks (callers check their arguments once, at their boundary).
 
     Every producer of a `Run` is this rule applied along its history: `reference_perceptron`,
@@ -177,13 +212,27 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     >>> w.tolist(), b, updated
     ([2.0, 1.0], 1.0, True)
     """
-    w, x, b = np.asarray(w, dtype=float), np.asarray(x, dtype=float), float(b)
-    # One example: plain float arithmetic, no arrays of one, since fit_perceptron calls this per update.
-    size = math.sqrt(float(w @ w) * float(x @ x)) + abs(b)
-    if not is_mistake(float(x @ w) + b, y, update_on, margin, size=size):
+    w, x, b, y = np.asarray(w, dtype=float), np.asarray(x, dtype=float), float(b), float(y)
+    # One example: plain float arithmetic, no arrays of one, since fit_perceptron calls this per
+    # update. ndarray.dot is matmul's dot product (the same BLAS ddot, the same bits) with less
+    # overhead per call.
+    norm_w, norm_x = math.sqrt(w.dot(w)), math.sqrt(x.dot(x))
+    if not is_mistake(float(x.dot(w)) + b, y, update_on, margin, size=norm_w * norm_x + abs(b)):
         return w.copy(), b, False
     # (eta * y) * x is eta * (y * x) bit for bit (y = +-1 only flips signs), one array operation fewer.
-    return w + (eta * y) * x, float(b + eta * y) if fit_bias else b, True
+    t = eta * y
+    w_new = w + t * x
+    # A coordinate that cancels to rounding is 0 (`is_zero` of its two terms), so a state that is 0 in
+    # exact arithmetic (w back at 0 after eta = 0.1 steps) is 0, not a residue of 1e-17 whose scores
+    # no size could tell from real ones. Checked against a bound of every coordinate's size first.
+    if np.abs(w_new).min() <= ZERO_TOL * (norm_w + abs(t) * norm_x):
+        w_new[is_zero(w_new, np.abs(w) + abs(t) * np.abs(x))] = 0.0
+    return w_new, _cancel(b, t, b + t) if fit_bias else b, True
+
+
+def _cancel(b: float, t: float, total: float) -> float:
+    """`total` = b + t, or 0 where it cancels to rounding (as `step` treats a coordinate of w)."""
+    return 0.0 if is_zero(total, abs(b) + abs(t)) else total
 
 
 def batch_step(w, b, X, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=0.0):
@@ -191,7 +240,8 @@ def batch_step(w, b, X, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, m
 
     Returns ``(w_new, b_new, mistakes)``: `mistakes` holds the indices (rows of X) that fail the
     test (`is_mistake` on `scores`), ``w_new = w + eta * sum_M y_i x_i`` and
-    ``b_new = b + eta * sum_M y_i`` (b unchanged when ``fit_bias`` is False). The mini-batch and
+    ``b_new = b + eta * sum_M y_i`` (b unchanged when ``fit_bias`` is False; a coordinate that cancels
+    to within ``ZERO_TOL`` of its terms is 0, as in `step`). The mini-batch and
     batch fits take this step with ``eta`` already divided by the batch size for a mean. Pure, no
     checks.
 
@@ -205,4 +255,10 @@ def batch_step(w, b, X, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, m
     M = np.flatnonzero(is_mistake(scores(w, b, X), y, update_on, margin))
     if M.size == 0:
         return w.copy(), float(b), M
-    return w + eta * (y[M] @ X[M]), float(b + eta * y[M].sum()) if fit_bias else float(b), M
+    w_new = w + eta * (y[M] @ X[M])
+    # as in `step`: a coordinate that cancels to rounding of its terms is 0
+    w_new[is_zero(w_new, np.abs(w) + eta * np.abs(X[M]).sum(axis=0))] = 0.0
+    b_new = float(b + eta * y[M].sum())
+    if fit_bias and is_zero(b_new, abs(float(b)) + eta * M.size):
+        b_new = 0.0
+    return w_new, b_new if fit_bias else float(b), M

@@ -5,8 +5,9 @@ Every fit returns a `Run` (see `perceptron_lib.core.runs`).
 Every fit is built on the one rule of `perceptron_lib.core.perceptron`: the online fits call `step`,
 the batched ones `batch_step`. The online fit produces exactly the trajectory of `step` applied to
 each example in turn, but it does not loop in Python over every example: it computes the margins
-of a chunk of upcoming examples at once, skips those that provably pass the test (above
-`mistake_ceiling`), asks `step` about the first one left, and carries on after it. The cost is
+of a chunk of upcoming examples at once (in float32, half the bytes of X to read), skips those that
+provably pass the test (above `mistake_ceiling_float32`, which bounds float32's rounding), asks `step`
+about the first one left, and carries on after it. The cost is
 O(updates x chunk x d) numpy work plus O(updates x d) history, never O(n x epochs) Python steps.
 """
 
@@ -26,7 +27,17 @@ from .._validation import (
     check_X_y,
     read_only,
 )
-from .perceptron import UPDATE_RULES, batch_step, is_mistake, mistake_ceiling, scores, snap_to_zero, step
+from .perceptron import (
+    FLOAT32_LIMIT,
+    UPDATE_RULES,
+    batch_step,
+    is_mistake,
+    mistake_ceiling,
+    mistake_ceiling_float32,
+    scores,
+    snap_to_zero,
+    step,
+)
 from .runs import Cycle, History, Run
 
 __all__ = ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"]
@@ -74,8 +85,8 @@ class _Recorder:
         )
 
 
-#: A chunk holds at most _MAX_CHUNK_VALUES numbers of X (512 KB), so that the tail of a chunk, recomputed
-#: after an update inside it, is still in the core's cache.
+#: A chunk holds at most _MAX_CHUNK_VALUES numbers of X (256 KB of float32), so that the tail of a chunk,
+#: recomputed after an update inside it, is still in the core's cache.
 _MIN_CHUNK, _MAX_CHUNK_VALUES = 16, 65_536
 #: The fixed cost of one chunk (a handful of numpy calls, about 4 us) in multiply-adds of its
 #: matrix-vector product (about 0.25 ns each): the speed of the run, never its result, depends on it.
@@ -159,7 +170,7 @@ def fit_perceptron(
     >>> run.w.tolist(), run.b, run.mistakes, run.converged
     ([2.0, 1.0], 1.0, 1, True)
     """
-    X, y = check_X_y(X, y)
+    X, y = check_X_y(X, y, copy=False)  # only read
     eta = check_eta(eta)
     max_epochs = check_positive_int(max_epochs, name="max_epochs")
     order = check_choice(order, name="order", choices=ORDERS)
@@ -171,8 +182,11 @@ def fit_perceptron(
     w, b = check_start(w0, b0, d)
     gen = check_rng(rng) if order == "random" else None
     rec = _Recorder(w, b)
-    # The pre-filter bounds each example's size |w| |x_i| + |b| by |w| R + |b|, R the longest x_i.
+    # The pre-filter bounds each example's size |w| |x_i| + |b| by |w| R + |b|, R the longest x_i, and
+    # reads a float32 copy of X: half the bytes to stream, its rounding in its ceiling.
     R = math.sqrt(float(np.einsum("ij,ij->i", X, X).max()))
+    X32 = X.astype(np.float32) if R <= FLOAT32_LIMIT else None
+    y32 = y.astype(np.float32)
     seen: dict[bytes, tuple[int, int]] = {}
     converged, cycle = False, None
     chunk, gap, max_chunk = _MIN_CHUNK, float(_MIN_CHUNK), _max_chunk(d)  # gap: a mean of the gaps between mistakes
@@ -180,15 +194,25 @@ def fit_perceptron(
     while epoch < max_epochs:
         epoch += 1
         idx = None if gen is None else gen.permutation(n)
-        Xo, yo = (X, y) if idx is None else (X[idx], y[idx])
-        ceiling = mistake_ceiling(margin, math.sqrt(float(w @ w)) * R + abs(b), d + 1)
+        if idx is None:
+            Xo, Xo32, yo, yo32 = X, X32, y, y32
+        else:  # the float64 rows only if a state ever gets too large for float32
+            Xo, Xo32, yo, yo32 = None, None if X32 is None else X32[idx], y[idx], y32[idx]
+        ceiling, w_pre, b_pre, single = _pre_filter(w, b, R, margin, d, X32 is not None)
         before = rec.n
         pos = 0
         while pos < n:
             stop = min(pos + chunk, n)
-            m = Xo[pos:stop] @ w  # the chunk's margins y (<w, x> + b), the rest in place
-            m += b
-            m *= yo[pos:stop]
+            if single:
+                m = Xo32[pos:stop].dot(w_pre)  # the chunk's margins y (<w, x> + b); .dot costs less than @
+                m += b_pre
+                m *= yo32[pos:stop]
+            else:
+                if Xo is None:
+                    Xo = X[idx]
+                m = Xo[pos:stop].dot(w_pre)
+                m += b_pre
+                m *= yo[pos:stop]
             j = int((m <= ceiling).argmax())
             if m[j] > ceiling:  # no example of the chunk can be a mistake: skip it whole
                 pos = stop
@@ -202,7 +226,7 @@ def fit_perceptron(
                 continue
             w, b = w_new, b_new
             rec.add(w, b, i, epoch)
-            ceiling = mistake_ceiling(margin, math.sqrt(float(w @ w)) * R + abs(b), d + 1)
+            ceiling, w_pre, b_pre, single = _pre_filter(w, b, R, margin, d, X32 is not None)
             gap = 0.5 * (gap + (j + 1))  # a running mean of the distance to the next mistake (speed only)
             chunk = _chunk_after_update(gap, d)
         if rec.n == before:
@@ -222,6 +246,16 @@ def fit_perceptron(
     )
 
 
+def _pre_filter(w, b, R: float, margin: float, d: int, single: bool):
+    """What the chunks compare at state (w, b): ``(ceiling, w, b, single)``, in float32 (`single`) when
+    the data have a float32 copy and the state cannot overflow it, else in float64."""
+    norm_w = math.sqrt(w.dot(w))
+    ceiling = mistake_ceiling_float32(margin, norm_w, R, b, d + 1) if single else None
+    if ceiling is None:
+        return mistake_ceiling(margin, norm_w * R + abs(b), d + 1), w, b, False
+    return ceiling, w.astype(np.float32), b, True  # a float b: numpy adds it in float32, with less overhead
+
+
 def _online_history(rec: _Recorder, X: np.ndarray, y: np.ndarray) -> History:
     """The history with each update's margins y_i(<w,x_i>+b) before and after, computed from the states.
 
@@ -235,7 +269,7 @@ def _online_history(rec: _Recorder, X: np.ndarray, y: np.ndarray) -> History:
     W, B = np.array(rec.w), np.array(rec.b)
     Xi, yi = X[i], y[i]
     before = np.einsum("ij,ij->i", Xi, W[:-1]) + B[:-1]
-    size = np.sqrt(np.einsum("ij,ij->i", W[:-1], W[:-1]) * np.einsum("ij,ij->i", Xi, Xi)) + np.abs(B[:-1])
+    size = np.sqrt(np.einsum("ij,ij->i", W[:-1], W[:-1])) * np.sqrt(np.einsum("ij,ij->i", Xi, Xi)) + np.abs(B[:-1])
     after = np.einsum("ij,ij->i", Xi, W[1:]) + B[1:]
     return rec.history(yi * snap_to_zero(before, size), yi * after)
 
@@ -319,7 +353,7 @@ def fit_minibatch(
     >>> run.converged, run.w.tolist()
     (True, [1.5, 1.5])
     """
-    X, y = check_X_y(X, y)
+    X, y = check_X_y(X, y, copy=False)  # only read
     n = X.shape[0]
     batch_size = check_positive_int(batch_size, name="batch_size")
     if batch_size > n:
@@ -358,7 +392,7 @@ def fit_batch(
     >>> run.converged, run.w.tolist(), run.b
     (True, [3.0, 3.0], 0.0)
     """
-    X, y = check_X_y(X, y)
+    X, y = check_X_y(X, y, copy=False)  # only read
     eta = check_eta(eta)
     max_iter = check_positive_int(max_iter, name="max_iter")
     reduction = check_choice(reduction, name="reduction", choices=("sum", "mean"))
@@ -379,7 +413,7 @@ def reference_perceptron(
     against: `step` on each example in turn. Returns (w, b, updates) with updates the list of
     example indices.
     """
-    X, y = check_X_y(X, y)
+    X, y = check_X_y(X, y, copy=False)  # only read
     w, b = check_start(w0, b0, X.shape[1])
     updates = []
     for _ in range(max_epochs):
