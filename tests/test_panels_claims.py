@@ -186,3 +186,21 @@ def test_draw_bound_sweep():
     np.testing.assert_allclose(ax.lines[2].get_ydata(), [2, 4, 9])
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mistakes = (R/γ)²", "cyclic", "adversary"]
     assert ax.title.get_fontsize() == S.LECTURE.title_size
+
+
+def test_lecture_player_has_one_legend_under_the_picture(case):
+    """In the lecture preset the data panel's and the claims panel's entries are one legend under the picture
+    (not two bands, nor a legend wider than its panel), and a new run redraws the claims in it, not twice."""
+    run, X, y, u = case
+    with S.context("lecture"):
+        p = StepThrough(run, X, y, panels=[ClaimsPanel(u)])
+    fig = p.figure
+    assert all(ax.get_legend() is None for ax in fig.axes) and len(fig.legends) == 1
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels[0] == "y = +1" and "$\\langle u, w_t\\rangle$" in labels
+    assert fig.legends[0].get_window_extent(fig.canvas.get_renderer()).width <= fig.bbox.width
+    other = fit_perceptron(X, y, fit_bias=False, eta=0.5, order="random", rng=1)
+    p.set_run(other, at="end")
+    p.frame_png()
+    assert all(ax.get_legend() is None for ax in fig.axes) and len(fig.legends) == 1
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == labels  # replaced, not added again

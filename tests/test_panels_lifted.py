@@ -1,5 +1,7 @@
 """Lesson 05's pictures: the lift scene, decision regions, update counts and the folded fallback."""
 
+import itertools
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -137,6 +139,39 @@ def test_lecture_preset_draws_too(rings):
         assert ax3.title.get_fontsize() == style.LECTURE.title_size
         fig.canvas.draw()
         fig2.canvas.draw()
+
+
+def _tick_labels_drawn(axis):
+    """The tick labels a 3-D axis drew: those of its ticks inside the view, with text."""
+    lo, hi = sorted(axis.get_view_interval())
+    locs = axis.get_majorticklocs()
+    return [t.label1 for t, v in zip(axis.get_major_ticks(len(locs)), locs, strict=True)
+            if lo <= v <= hi and t.label1.get_text()]
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_lifted_tick_labels_never_collide(rings, preset):
+    """Seen level (elevation 0), from above or turned, no two texts of the 3-D box (tick labels, axis names) overlap."""
+    X, y = rings
+    with style.context(preset):
+        live = LiveFigure(1, 2, projection=["3d", None])
+        pics.draw_lift_scene(live.axes[0], live.axes[1], X, y, r=1.5)
+        live.refresh()
+    ax3 = live.axes[0]
+    r = live.canvas.get_renderer()
+    shown = {}
+    for elev in (0, 5, 20, 90):
+        for azim in (-60, -90, 30, 120):
+            ax3.view_init(elev=elev, azim=azim)
+            live.canvas.draw()
+            boxes = [(f"{a.axis_name} {t.get_text()}", t.get_window_extent(r))
+                     for a in (ax3.xaxis, ax3.yaxis, ax3.zaxis) for t in _tick_labels_drawn(a)]
+            shown[elev, azim] = len(boxes)
+            boxes += [(f"{a.axis_name} label", a.label.get_window_extent(r)) for a in (ax3.xaxis, ax3.yaxis, ax3.zaxis)]
+            for (m, bm), (n, bn) in itertools.combinations(boxes, 2):
+                assert not bm.overlaps(bn), f"{m!r} and {n!r} overlap at elevation {elev}, azimuth {azim} ({preset})"
+    assert min(shown.values()) >= 3  # every view keeps some numbers on its axes
+    assert shown[20, -60] >= (7 if preset == "notebook" else 4)  # the lesson's first view keeps most of them
 
 
 def test_bad_points_are_refused():

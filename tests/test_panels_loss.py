@@ -1,12 +1,17 @@
 """Pictures of lessons 01 and 02: every drawn artist shows the number the losses module computes."""
 
+import itertools
+import re
+
 import ipywidgets as widgets
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from perceptron_lib import fit_batch, fit_perceptron
 from perceptron_lib.core import data, loss_surfaces, losses, subgradients
+from perceptron_lib.draw import style
 from perceptron_lib.player import DataPanel, LiveFigure, LossPanel, RunSwitch, StepThrough
 from perceptron_lib.player.panels import loss as LP
 from perceptron_lib.player.panels import loss_slice, loss_views
@@ -124,6 +129,31 @@ def test_loss_slice_levels_kinks_and_layers():
     assert len(sl.path.get_xydata()) == 2
 
 
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+@pytest.mark.parametrize("b", [0.0, 1.0, -1.0])
+def test_kink_labels_stay_apart(preset, b):
+    """Kink lines that leave the view side by side, or meet in it, keep their labels apart in both presets."""
+    Xk = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
+    Yk = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
+    with style.context(preset):
+        fig = Figure(figsize=(4.0, 4.0), layout="constrained")  # about a lecture panel beside another
+        canvas = FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        sl = loss_slice.LossSlice(ax, Xk, Yk, b=b, span=6.0)
+        canvas.draw()
+    texts = sl._layers[b]["texts"]
+    assert len(texts) >= 2
+    r = canvas.get_renderer()
+    discs = [(t.get_text(), t.get_bbox_patch().get_window_extent(r)) for t in texts]  # each label's circle
+    for (i, bs), (j, bt) in itertools.combinations(discs, 2):
+        apart = np.hypot(bs.x0 + bs.x1 - bt.x0 - bt.x1, bs.y0 + bs.y1 - bt.y0 - bt.y1) / 2
+        assert apart >= (bs.width + bt.width) / 2, f"labels {i} and {j} overlap at b = {b} ({preset})"
+    for t in texts:  # each label stays on its own line
+        i = int(t.get_text())
+        p, q, c = loss_surfaces.kink_lines(Xk, center=[0, 0, b])[i]
+        assert abs(p * t.get_position()[0] + q * t.get_position()[1] + c) < 1e-9 * (abs(p) + abs(q) + abs(c) + 1)
+
+
 def test_loss_slice_zero_one_and_errors():
     (ax,) = axes()
     sl = loss_slice.LossSlice(ax, X, Y, loss="zero_one", num=31, colorbar=True)
@@ -150,12 +180,14 @@ def test_loss_plane_view_in_a_live_figure():
     assert len(view.marks.square.get_xydata()) == len(X)
 
 
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
 @pytest.mark.parametrize("point", [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, -2.0, 1.0), (1.0, 1.0, 0.0)])
 @pytest.mark.parametrize("theta", [0.0, 1.0])
-def test_subgradient_view_arrows_add_up(point, theta):
+def test_subgradient_view_arrows_add_up(point, theta, preset):
     (ax0, ax1) = axes(2)
-    view = loss_views.SubgradientView([ax0, ax1], X, Y)
-    view.show(*point, theta)
+    with style.context(preset):
+        view = loss_views.SubgradientView([ax0, ax1], X, Y)
+        view.show(*point, theta)
     w = np.array(point[:2])
     g = subgradients.perceptron_subgradient(w, point[2], X, Y, at_kink=theta)
     tip = w.copy()
@@ -170,7 +202,9 @@ def test_subgradient_view_arrows_add_up(point, theta):
     assert view.total.get_visible() == bool(np.any(g.gw))
     if view.total.get_visible():
         np.testing.assert_allclose(view.total.end, w + g.gw)
-    assert [lab.get_text().split("\n")[1] for lab in view.marks.labels] == g.cases.tolist()
+    # each point's label is its index, then its case: on two lines (notebook) or after ": " (lecture)
+    assert [re.fullmatch(r"(\d+)(?:\n|: )(.+)", lab.get_text()).groups() for lab in view.marks.labels] == [
+        (str(i), c) for i, c in enumerate(g.cases)]
     assert f"θ at the kink = {theta:g}" in view.text
 
 

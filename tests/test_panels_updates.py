@@ -69,18 +69,53 @@ def test_draw_epoch_curves(forty):
     fig.canvas.draw()
 
 
-def test_draw_update(forty):
+def _contrast(colour, background="#FFFFFF") -> float:
+    """WCAG 2 contrast ratio of two colours."""
+    from matplotlib.colors import to_rgb
+
+    def lum(c):
+        r = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in to_rgb(c)]
+        return 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2]
+
+    hi, lo = sorted((lum(colour), lum(background)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_draw_update(forty, preset):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import same_color
+
+    from perceptron_lib.draw import style
+
     run, X, y = forty
-    fig = Figure(figsize=(10, 4.6))
-    axes = fig.subplots(1, 2)
-    e = U.draw_update(axes, run, X, y, 3)
+    with style.context(preset):
+        fig = Figure(figsize=(10, 4.6), layout="constrained")
+        canvas = FigureCanvasAgg(fig)
+        axes = fig.subplots(1, 2)
+        e = U.draw_update(axes, run, X, y, 3)
     assert e.k == 3 and len(e.broke) > 0
     assert axes[0].get_title().startswith("before update 3") and axes[1].get_title().startswith("after update 3")
-    labels = [t.get_text() for t in axes[1].get_legend().get_texts()]
-    assert "broken by this update" in labels
+    # the legend (under the panel, or in the lecture preset under the picture) names the squares
+    legends = [ax.get_legend() for ax in axes if ax.get_legend() is not None] + list(fig.legends)
+    assert len(legends) == 1
+    labels = [t.get_text() for t in legends[0].get_texts()]
+    assert "broken by this update" in labels and labels.count("y = +1") == 1
+    # one meaning per colour: the squares are not a class's colour nor orange, and read on white (WCAG 1.4.11)
+    (broken,) = [a for a in axes[1].get_children() if getattr(a, "get_label", lambda: "")() == "broken by this update"]
+    edge = broken.get_markeredgecolor()
+    assert same_color(edge, U.BROKEN_COLOR) and broken.get_marker() == "s"
+    assert not any(same_color(edge, c) for c in (style.POS_COLOR, style.NEG_COLOR, style.OKABE_ITO["orange"]))
+    assert _contrast(edge) >= 3.0
+    assert len(broken.get_xdata()) == len(e.broke)
+    # the titles stay over the arrow-scale note, not on it
+    canvas.draw()
+    r = canvas.get_renderer()
+    for ax in axes:
+        note = [t for t in ax.texts if t.get_text().strip()]
+        assert all(not ax.title.get_window_extent(r).overlaps(t.get_window_extent(r)) for t in note)
     # the boundaries drawn are the states k - 1 and k
     for ax, st in ((axes[0], run.history[2]), (axes[1], run.history[3])):
-        fig.canvas.draw()
         lines = [ln for ln in ax.lines if ln.get_label() == "_boundary" and ln.get_linestyle() == "-"]
         seg = lines[0].get_xydata()
         assert np.allclose(seg @ st.w + st.b, 0, atol=1e-9)

@@ -44,6 +44,8 @@ __all__ = [
     "update_ring",
     "mark_mistakes",
     "update_mistakes",
+    "shares_row",
+    "picture_legend",
 ]
 
 
@@ -229,3 +231,62 @@ def update_mistakes(line: Line2D, X, mask) -> Line2D:
     m = np.asarray(mask, dtype=bool).ravel()
     line.set_data(X[m, 0], X[m, 1])
     return line
+
+
+# --------------------------------------------------------------------------- one legend for a picture
+
+_PICTURE_LEGEND = "perceptron-picture-legend"  # the gid that marks the picture's one legend
+
+
+def shares_row(ax) -> bool:
+    """True when `ax` stands beside other panels in a figure laid out by constrained layout.
+
+    There a legend under one panel that is wider than its panel pushes the next panel to the picture's
+    edge, and legends under two panels, or one under the other, take their height from every panel: the
+    panels' legends are better one legend under the whole picture (`picture_legend`), which the layout
+    makes room for.
+    """
+    spec = ax.get_subplotspec()
+    return spec is not None and spec.get_gridspec().ncols > 1 and _laid_out(ax.figure)
+
+
+def _laid_out(fig) -> bool:
+    """True if constrained layout lays the figure out, or did before it was frozen (a player's picture, whose
+    panel is drawn again for another run, keeps its picture legend)."""
+    constrained = type(fig.get_layout_engine()).__name__ == "ConstrainedLayoutEngine"
+    return constrained or any(leg.get_gid() == _PICTURE_LEGEND for leg in fig.legends)
+
+
+def picture_legend(ax, handles, *, style=None, ncol=None, most=4, **look):
+    """One legend under the whole picture, outside every axes, with the entries of each of its panels.
+
+    A call for another axes adds that panel's entries (after those of the axes before it in the figure);
+    a call for the same axes replaces its entries (a panel drawn again, for another run). `ncol` defaults
+    to as few rows as fit the picture's width with at most `most` columns, the rows filled evenly. `look`
+    goes to ``Figure.legend``. Returns the legend.
+    """
+    s = _style.get(style)
+    fig = ax.figure
+    laid_out = _laid_out(fig)  # before the old legend goes
+    entries = {}
+    for old in [leg for leg in fig.legends if leg.get_gid() == _PICTURE_LEGEND]:
+        entries = dict(old.course_entries)  # the panels' own artists: a legend's copies of them draw blank
+        old.remove()
+    entries[ax] = list(handles)
+    entries = {a: entries[a] for a in fig.axes if a in entries}
+    handles = [h for hs in entries.values() for h in hs]
+    look = {"loc": "outside lower center" if laid_out else "lower center", "frameon": False,
+            "handlelength": 1.6, "handletextpad": 0.5, "columnspacing": 1.0, "fontsize": s.legend_size, **look}
+    try:
+        renderer = fig.canvas.get_renderer()
+    except AttributeError:  # a figure not yet on a canvas that draws: it cannot be measured
+        renderer = None
+    for cols in ([ncol] if ncol else range(min(most, len(handles)), 0, -1)):
+        rows = -(-len(handles) // cols)
+        leg = fig.legend(handles=handles, ncol=-(-len(handles) // rows), **look)
+        if ncol or cols == 1 or renderer is None or leg.get_window_extent(renderer).width <= 0.98 * fig.bbox.width:
+            break
+        leg.remove()  # wider than the picture: fewer columns
+    leg.set_gid(_PICTURE_LEGEND)
+    leg.course_entries = entries
+    return leg

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from . import style as _style
 from ._drawing import _marker_size, _vec
@@ -27,6 +28,8 @@ __all__ = [
     "plane_polygon",
     "draw_lifted",
     "update_plane",
+    "FittingTicks",
+    "fit_ticks",
 ]
 
 
@@ -191,6 +194,73 @@ def draw_surface(ax3d, A, B, Z, *, cmap=None, alpha=0.85, point=None, style=None
         if lab:
             setter(lab)
     return art
+
+
+# --------------------------------------------------------------------------- ticks of a 3-D axes
+
+
+class FittingTicks(MaxNLocator):
+    """Ticks for one axis of a 3-D axes: as many as fit along that axis as it is drawn now (at most ``nbins + 1``).
+
+    A 3-D axis's tick labels stand along its edge. Where the edge runs up the picture they need only a
+    label's height each; where it runs across the picture, as the floor's two axes do when the view is
+    level (elevation 0), they stand side by side and need a label's width each, so fewer of them fit. An
+    axis seen nearly end-on gets none. Seen level or from straight above, the floor's axes keep only their
+    two end ticks: the axis's name (x₁) then stands between them, not on the middle tick, where such a view
+    puts it. Short of room, the z axis leaves out a tick at the box's bottom corner, where the floor's labels
+    end. The room is measured at each draw, so a view slider moves the ticks too.
+    """
+
+    #: the room of one label, in ems of its font: across (a sign, a digit and a gap) and up (a line and a gap)
+    WIDE, HIGH = 3.0, 1.8
+    #: degrees from a level view or a view from straight above, in which the floor's axes' names come down onto
+    #: their middle tick labels
+    LEVEL = 10.0
+
+    def __init__(self, nbins=3, *, fontsize, **kwargs):
+        super().__init__(nbins, **kwargs)
+        self.most, self.fontsize = int(nbins), float(fontsize)
+
+    def fits(self) -> int | None:
+        """How many labels fit along the axis as drawn now; None when it is not on a 3-D axes."""
+        axis = getattr(self, "axis", None)
+        ax = getattr(axis, "axes", None)
+        if ax is None or not hasattr(ax, "get_proj"):
+            return None
+        from mpl_toolkits.mplot3d import proj3d
+
+        box = np.array([ax.get_xlim(), ax.get_ylim(), ax.get_zlim()], dtype=float)
+        ends = np.repeat(box.mean(axis=1)[:, None], 2, axis=1)  # the axis's direction through the box's centre
+        j = "xyz".index(axis.axis_name)
+        ends[j] = box[j]
+        px, py, _ = proj3d.proj_transform(*ends, ax.get_proj())
+        d = np.abs(np.diff(ax.transData.transform(np.column_stack([px, py])), axis=0)[0])
+        em = self.fontsize * ax.figure.dpi / 72
+        return int(max(d[0] / (self.WIDE * em), d[1] / (self.HIGH * em)))
+
+    def __call__(self):
+        n = self.fits()
+        if n is None:
+            return super().__call__()
+        if n < 2:
+            return []
+        axis = self.axis
+        lo, hi = sorted(axis.get_view_interval())
+        corner = axis.axis_name == "z" and n <= self.most  # short of room: z leaves the bottom corner to the floor
+        self.set_params(nbins=min(self.most, n if corner else n - 1))  # nbins intervals: at most nbins + 1 ticks
+        ticks = [t for t in super().__call__() if lo <= t <= hi]
+        if corner:
+            return [t for t in ticks if t > lo]
+        elev = abs(axis.axes.elev) % 180
+        if axis.axis_name != "z" and min(elev, abs(90 - elev), 180 - elev) < self.LEVEL:
+            return ticks[:: max(len(ticks) - 1, 1)]  # the first and the last: the axis's name between them
+        return ticks
+
+
+def fit_ticks(ax3d, *, fontsize, nbins=3, integer=False) -> None:
+    """Give each axis of a 3-D axes `FittingTicks` (labels of `fontsize` points)."""
+    for axis in (ax3d.xaxis, ax3d.yaxis, ax3d.zaxis):
+        axis.set_major_locator(FittingTicks(nbins, fontsize=fontsize, integer=integer))
 
 
 # --------------------------------------------------------------------------- lifted 3-D view

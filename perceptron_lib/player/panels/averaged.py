@@ -74,10 +74,13 @@ class AveragedLinePanel:
         # legend under it says which line is solid and which dashed
         title = "averaged line\nand last line" if big else "averaged line (solid), last line (dashed)"
         ax.set_title(self.title or title)
-        # under the axes (as the data panel's legend): on them it would hide points; one column of big
-        # lecture text, so the legend is no wider than its panel
-        ax.legend(handles=[self.avg, self.last], loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=1 if big else 2,
-                  fontsize=s.legend_size, frameon=False)
+        # under the axes (as the data panel's legend): on them it would hide points; big lecture text beside the
+        # data panel joins the picture's one legend (two legends under two panels took the panels' height)
+        if big and _plot.shares_row(ax):
+            _plot.picture_legend(ax, [self.avg, self.last], style=s)
+        else:
+            ax.legend(handles=[self.avg, self.last], loc="upper center", bbox_to_anchor=(0.5, -0.1),
+                      ncol=1 if big else 2, fontsize=s.legend_size, frameon=False)
         return [self.last, self.avg]
 
     def update(self, k):

@@ -144,9 +144,13 @@ class ClaimsPanel:
         ax.set_xlabel("mistakes t")
         ax.set_ylabel("length of w" if show == "chain" else "value")
         ax.xaxis.get_major_locator().set_params(integer=True)
-        # under the axes: on them, the cursor at k = 0 (and the curves later) would run through it
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2 if s.legend_size <= 12 else 1,
-                  fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0)
+        # under the axes: on them, the cursor at k = 0 (and the curves later) would run through it; big lecture
+        # text beside the data panel joins the picture's one legend (two legends under two panels took their height)
+        if s.legend_size > 12 and _plot.shares_row(ax):
+            _plot.picture_legend(ax, ax.get_legend_handles_labels()[0], style=s)
+        else:
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2 if s.legend_size <= 12 else 1,
+                      fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0)
         self.cursor = Line2D([0, 0], [0, 1], transform=ax.get_xaxis_transform(), color=_style.CURSOR_COLOR,
                              linewidth=s.line_width * 0.9, zorder=4)
         ax.add_artist(self.cursor)

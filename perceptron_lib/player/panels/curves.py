@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-import matplotlib as mpl
 import numpy as np
 
 from ...draw import style as _style
 from ...draw import surfaces as _surfaces
+from . import lifted as _lifted
 
 __all__ = ["LossPanel", "LiftedPanel"]
 
@@ -96,16 +96,7 @@ class LiftedPanel:
                                markeredgecolor=_style.RING_COLOR, markeredgewidth=s.ring_width,
                                markersize=np.sqrt(s.ring_size) * 0.8, zorder=10)
         ax.view_init(elev=self.elev, azim=self.azim)
-        pad = s.tick_size * 0.35
-        ax.set_xlabel("x₁", labelpad=pad)
-        ax.set_ylabel("x₂", labelpad=pad)
-        ax.set_zlabel("z", labelpad=pad * 0.6)
-        ax.set_title(self.title)
-        ax.tick_params(labelsize=s.tick_size * 0.9, pad=1)  # 9 pt: 11 CSS px even at 0.9 of the size
-        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
-            axis.set_major_locator(mpl.ticker.MaxNLocator(3))
-        # big lecture labels need more room around the box, or the z label runs off the picture
-        ax.set_box_aspect(None, zoom=self.zoom * (0.88 if s.label_size > 16 else 1.0))
+        _lifted.style_lifted_axes(ax, title=self.title, zoom=self.zoom, integer=False, style=s)
         self.update(0)
         return [self.art.plane, self.ring]
 

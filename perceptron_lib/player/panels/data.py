@@ -219,14 +219,35 @@ class DataPanel:
             handles.append(Line2D([], [], linestyle="none", marker="x", color=_style.MISTAKE_COLOR,
                                   markeredgewidth=s.mistake_width, markersize=np.sqrt(s.mistake_size),
                                   label=crossed))  # the run's own test: "mistake" (<= 0) or "wrong side" (< 0)
-        ncol = 4 if s.legend_size <= 12 else 3  # big lecture text: fewer, taller columns so it fits one panel
+        self._place_legend(ax, handles, s)
+
+    def add_to_legend(self, *handles) -> None:
+        """Add a picture's own entries (a handle with its label) to the panel's legend, in the same place."""
+        leg = getattr(self, "legend_artist", None)
+        if leg is None:
+            return
+        if leg not in self.ax.figure.legends:  # the picture's one legend replaces this panel's entries itself
+            leg.remove()
+        self._place_legend(self.ax, self.legend_handles + list(handles), _style.current())
+
+    def _place_legend(self, ax, handles, s):
+        """Under the panel; in the lecture preset beside another panel, in the picture's one legend under it all
+        (`plotting.shares_row`: three columns of big lecture text are wider than half a picture)."""
+        self.legend_handles = list(handles)
+        if s.legend_size > 12 and _plot.shares_row(ax):
+            self.legend_artist = _plot.picture_legend(ax, handles, style=s)
+            return
+        # as few rows as the columns allow, filled evenly (nine entries: three rows of three, not 4 + 4 + 1)
+        most = 4 if s.legend_size <= 12 else 3  # big lecture text: fewer, taller columns so it fits one panel
+        rows = -(-len(handles) // most)
         # under the tick labels and the x label, whatever the axes' height: an offset in points, not in axes
         from matplotlib.transforms import ScaledTranslation
 
         below = ScaledTranslation(0, -(1.25 * (s.tick_size + s.label_size) + 10) / 72, ax.figure.dpi_scale_trans)
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=ax.transAxes + below,
-                  ncol=ncol, fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0,
-                  handletextpad=0.5)
+        self.legend_artist = ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                                       bbox_transform=ax.transAxes + below, ncol=-(-len(handles) // rows),
+                                       fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0,
+                                       handletextpad=0.5)
 
     def _scale(self, w2, wp):
         """Arrow scale for this step: `arrow_scale` if given, else 1 or 1/m (m = 2, 5, 10, 20, ...) so w fits."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import ListedColormap, to_rgb
 from matplotlib.lines import Line2D
@@ -58,19 +57,24 @@ def _square_view(ax, P, pad=0.12, center=None):
     return xlim, ylim
 
 
-def style_lifted_axes(ax3d, *, title="lifted: z = x₁² + x₂²", style=None) -> None:
-    """Labels, few ticks and a fitting box for a 3-D axes showing lifted points (as `LiftedPanel` does)."""
+def style_lifted_axes(ax3d, *, title="lifted: z = x₁² + x₂²", zoom=0.95, integer=True, style=None) -> None:
+    """Labels, ticks that fit the view and a fitting box for a 3-D axes of lifted points (`LiftedPanel` too)."""
     s = _style.get(style)
+    big = s.label_size > 16
+    # mplot3d sets an axis's name off its edge by a share of the box, not of the text: big lecture text on a
+    # small box put x₁ on its middle tick label, so the lecture's floor names stand farther off (not z's: the
+    # layout leaves z's name out, so farther off it would run into the next panel)
     pad = s.tick_size * 0.35
-    ax3d.set_xlabel("x₁", labelpad=pad)
-    ax3d.set_ylabel("x₂", labelpad=pad)
+    ax3d.set_xlabel("x₁", labelpad=pad * (2.9 if big else 1.0))
+    ax3d.set_ylabel("x₂", labelpad=pad * (2.9 if big else 1.0))
     ax3d.set_zlabel("z", labelpad=pad * 0.6)
     if title:
         ax3d.set_title(title, fontsize=s.title_size)
     ax3d.tick_params(labelsize=s.tick_size * 0.9, pad=1)  # 9 pt: 11 CSS px even at 0.9 of the size
-    for axis in (ax3d.xaxis, ax3d.yaxis, ax3d.zaxis):
-        axis.set_major_locator(mpl.ticker.MaxNLocator(3, integer=True))
-    ax3d.set_box_aspect(None, zoom=0.95)
+    # as many ticks as fit the view: seen level (elevation 0) the floor's labels stand in one row and crowd
+    _surfaces.fit_ticks(ax3d, fontsize=s.tick_size * 0.9, integer=integer)
+    # big lecture labels need more room around the box, or the z label runs off the picture (or into the next panel)
+    ax3d.set_box_aspect(None, zoom=zoom * (0.88 if big else 1.0))
 
 
 # --------------------------------------------------------------------------- the lift as a scene
@@ -135,12 +139,8 @@ def draw_lift_scene(ax3d, ax2d, X, y, r, *, bowl=True, style=None) -> LiftScene:
 
 def _figure_legend(ax, handles, s):
     """A legend in one row under the figure, outside every axes (so it hides no point)."""
-    fig = ax.figure
-    ncol = len(handles) if s.legend_size <= 12 else 2
-    engine = fig.get_layout_engine()
-    loc = "outside lower center" if engine is not None and "Constrained" in type(engine).__name__ else "lower center"
-    return fig.legend(handles=handles, loc=loc, ncol=ncol, fontsize=s.legend_size, frameon=False,
-                      handlelength=1.6, columnspacing=1.2)
+    return _plot.picture_legend(ax, handles, style=s, ncol=len(handles) if s.legend_size <= 12 else 2,
+                                columnspacing=1.2)
 
 
 def region_colors(alpha=0.22):

@@ -42,11 +42,12 @@ __all__ = [
     "draw_subgradient_gap",
 ]
 
-#: How each loss is drawn: colour AND line style differ, so the curves stay apart in grey print.
+#: How each loss is drawn: colour AND line style differ, so the curves stay apart in grey print. No orange: beside
+#: the course's vermillion of y = +1 it reads as a class, and on this picture it is already the cursor at m.
 LOSS_LOOK = {
     "zero_one": dict(color=_style.OKABE_ITO["reddish_purple"], linestyle="-.", label="0-1 loss  1[m ≤ 0]"),
     "perceptron": dict(color=_style.OKABE_ITO["black"], linestyle="-", label="perceptron  max(0, −m)"),
-    "hinge": dict(color=_style.OKABE_ITO["orange"], linestyle="--", label="hinge  max(0, 1 − m)"),
+    "hinge": dict(color=_style.OKABE_ITO["bluish_green"], linestyle="--", label="hinge  max(0, 1 − m)"),
 }
 _KINK = {"zero_one": 0.0, "perceptron": 0.0, "hinge": 1.0}
 
@@ -213,7 +214,8 @@ def draw_supporting_plane(ax3d, A, B, u, f_u, g, *, color=None, alpha=0.35, zmin
     Z = float(f_u) + g[0] * (A - u[0]) + g[1] * (B - u[1])
     if zmin is not None:
         Z = np.ma.masked_less(Z, zmin)
-    return ax3d.plot_surface(A, B, Z, color=color or _style.OKABE_ITO["orange"], alpha=alpha, linewidth=0,
+    # the supporting lines' colour (`draw_supporting_lines`), not orange: that reads as the vermillion of y = +1
+    return ax3d.plot_surface(A, B, Z, color=color or _style.OKABE_ITO["bluish_green"], alpha=alpha, linewidth=0,
                              shade=False, **kwargs)
 
 

@@ -126,7 +126,7 @@ class LossSlice:
             with mpl.rc_context({"hatch.color": "#FFFFFF", "hatch.linewidth": s.thin_width * 0.6}):
                 sets.append(ax.contourf(self.A, self.B, Z, levels=[-1.0, 1e-12], colors="none", hatches=["///"],
                                         zorder=0.7))
-        lines, texts = [], []
+        lines, texts, placed = [], [], []
         P = _loss_surfaces.kink_lines(self.X, center=[0.0, 0.0, b])
         xl, yl = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
         for i, (p, q, r) in enumerate(P):
@@ -138,13 +138,12 @@ class LossSlice:
             ax.add_artist(ln)
             lines.append(ln)
             if self.kink_labels:
-                # near one end of the segment, spread along it by index, so the labels of lines
-                # through one point (all lines meet at w = 0 when b = 0) do not sit on each other;
-                # measured on the part of the line inside a box shrunk by the label's size, so the
-                # label's disc stays inside the axes (big lecture text on a small panel ran out)
+                # on the part of the line inside a box shrunk by the label's size, so the label's disc
+                # stays inside the axes (big lecture text on a small panel ran out)
                 inner = _plot.boundary_segment((p, q), r, *self._label_box())
                 inner = seg if inner is None else inner  # the line only grazes a corner: its own ends
-                at = inner[0] + (0.06 + 0.07 * (i % 3)) * (inner[1] - inner[0])
+                at = self._label_place(inner, i, placed)
+                placed.append(at)
                 texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=7,
                                      ha="center", va="center",
                                      bbox=dict(boxstyle="circle,pad=0.15", facecolor="#FFFFFF", edgecolor="none",
@@ -154,19 +153,39 @@ class LossSlice:
                                                                                                    yl) is not None]}
         return layer
 
-    def _label_box(self):
-        """(xlim, ylim) shrunk on each side by a kink label's radius plus a little: the label's centre
-        inside it keeps its disc inside the axes. The radius is a share of the axes' width in inches
-        (the figure's slot before layout, which the colorbar and tick labels then shrink by up to a
-        half: hence the factor)."""
+    def _label_radius(self) -> float:
+        """A kink label's radius as a share of the axes' side, plus a little. The radius is a share of the
+        axes' width in inches (the figure's slot before layout, which the colorbar and tick labels then
+        shrink by up to a half: hence the factor)."""
         pos = self.ax.get_position()
         side_in = max(min(pos.width * self.ax.figure.get_figwidth(), pos.height * self.ax.figure.get_figheight()),
                       1e-6)  # the drawn square of an equal-aspect axes
         radius_in = 0.9 * self.s.legend_size * 0.85 / 72  # the digit's circle, with its pad, in inches
-        frac = min(0.3, 2.2 * radius_in / side_in)
+        return min(0.3, 2.2 * radius_in / side_in)
+
+    def _label_box(self):
+        """(xlim, ylim) shrunk on each side by a kink label's radius: the label's centre inside it keeps
+        its disc inside the axes."""
+        frac = self._label_radius()
         (x0, x1), (y0, y1) = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
         dx, dy = frac * (x1 - x0), frac * (y1 - y0)
         return (x0 + dx, x1 - dx), (y0 + dy, y1 - dy)
+
+    def _label_place(self, inner, i, placed) -> np.ndarray:
+        """Where kink line i's label goes on its segment `inner`: near one end, spread along it by index (the
+        lines through one point, all of them at w = 0 when b = 0, then keep their labels apart), at the first
+        place along the line clear of the labels `placed` before it (lines that leave the view side by side
+        put their labels next to each other: big lecture text made them overlap); if none is clear, the
+        place farthest from them."""
+        first = 0.06 + 0.07 * (i % 3)
+        along = [first] + [t for t in np.arange(0.06, 0.95, 0.07) if not np.isclose(t, first)]
+        spots = [inner[0] + t * (inner[1] - inner[0]) for t in along]
+        if not placed:
+            return spots[0]
+        scale = np.array([self.a[-1] - self.a[0], self.c[-1] - self.c[0]])  # the view's sides: the axes' square
+        gaps = [float(np.min(np.hypot(*((np.asarray(placed) - at) / scale).T))) for at in spots]
+        clear = self._label_radius()  # the generous radius (see _label_radius): about two drawn radii
+        return next((at for at, g in zip(spots, gaps, strict=True) if g >= clear), spots[int(np.argmax(gaps))])
 
     def layer_artists(self, b=None) -> list:
         """The artists of the layer at b (default: the one shown)."""

@@ -38,7 +38,9 @@ __all__ = [
 ]
 
 BAR_COLOR = _style.OKABE_ITO["sky_blue"]  #: bars: updates made during an epoch
-BROKEN_COLOR = _style.OKABE_ITO["orange"]  #: squares around examples an update broke
+#: squares around examples an update broke: the update's own colour (what this update did), not orange, which
+#: reads as the vermillion of y = +1; the square and the legend's words carry the meaning as well
+BROKEN_COLOR = _style.UPDATE_COLOR
 #: Diverging in the classes' own colours: w_j < 0 (ink there pushes toward y = -1) blue, w_j > 0 (toward
 #: y = +1) vermillion, 0 white; the same meaning the two colours have everywhere in the course.
 WEIGHT_CMAP = "perceptron_classes"
@@ -96,7 +98,10 @@ class EpochPanel:
         ax.set_ylabel("examples")
         if self.title:
             ax.set_title(self.title)
-        if self.legend:
+        if self.legend and s.legend_size > 12 and _plot.shares_row(ax):
+            # big lecture text beside the data panel: in the picture's one legend, not in a band of its own
+            _plot.picture_legend(ax, [self.bars, self.line, self.cursor], style=s)
+        elif self.legend:
             ncol = 2 if s.legend_size <= 12 else 1  # big lecture text: one column, so it fits under the panel
             # under the tick labels and the x label whatever the axes' height (an offset in points, as the data
             # panel's legend): a share of the axes' height put it on the x label of the lecture's big text
@@ -151,8 +156,8 @@ def draw_update(axes, run, X, y, k: int, *, legend=True):
 
     Left: the boundary and w before, the example about to be updated ringed, the misclassified
     examples crossed. Right: the player's picture of update k (the boundary before dashed, the
-    arrows w before + eta*y*x = w after), with orange squares around the examples this update
-    broke. Returns the `perceptron_lib.core.analysis.UpdateEffect` of update k.
+    arrows w before + eta*y*x = w after), with squares in the update's colour (reddish purple) around the
+    examples this update broke. Returns the `perceptron_lib.core.analysis.UpdateEffect` of update k.
     """
     ax0, ax1 = axes
     K = len(run.history) - 1
@@ -174,15 +179,12 @@ def draw_update(axes, run, X, y, k: int, *, legend=True):
                     markersize=np.sqrt(s.ring_size) * 0.6, markerfacecolor="none", markeredgecolor=BROKEN_COLOR,
                     markeredgewidth=s.ring_width * 0.75, zorder=7, label="broken by this update")
     ax1.add_artist(broken)
-    ax0.set_title(f"before update {k}: {effect.errors_before} misclassified")
-    ax1.set_title(f"after update {k}: {effect.errors_after} misclassified")
-    leg = ax1.get_legend()
-    if leg is not None and len(effect.broke):  # the player's legend, plus the squares
-        handles = list(leg.legend_handles) + [broken]
-        labels = [t.get_text() for t in leg.get_texts()] + [broken.get_label()]
-        leg.remove()
-        ax1.legend(handles=handles, labels=labels, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
-                   fontsize=s.legend_size, frameon=False, handlelength=1.6, columnspacing=1.0, handletextpad=0.5)
+    # set_text, not set_title: the panels lifted their titles over the arrow-scale note; set_title would
+    # put them back on it
+    ax0.title.set_text(f"before update {k}: {effect.errors_before} misclassified")
+    ax1.title.set_text(f"after update {k}: {effect.errors_after} misclassified")
+    if len(effect.broke):
+        after.add_to_legend(broken)  # the player's legend, plus the squares
     return effect
 
 
