@@ -73,7 +73,11 @@ LAB_START := /lab/tree/notebooks/00_start_here.ipynb
 ifeq ($(COURSE_STYLE),lecture)
 lab: lecture
 else
+# jupyterlab-slideshow keeps "active" (a deck is on) in the user's JupyterLab settings, and a setting
+# there wins over the course's overrides: tools/lab_settings.py removes that one key first, through
+# JupyterLab's own settings functions, so a deck left on never makes the next session open in deck mode.
 lab: venv
+	$(PYTHON) -m tools.lab_settings
 	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) --LabApp.default_url=$(LAB_START) $(ARGS)
 endif
 
@@ -159,6 +163,7 @@ app: venv
 	token=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))'); \
 	echo "==> make app: open http://127.0.0.1:$(APP_PORT)/voila/render/$$nb?token=$$token (template $(APP_TEMPLATE); Ctrl-C stops it)"; \
 	env -u MPLBACKEND JUPYTER_PATH="$(CURDIR)/tools/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}" \
+	  JUPYTER_CONFIG_PATH="$(CURDIR)/tools/jupyter/config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
 	  $(PYTHON) -m voila --Voila.ip=127.0.0.1 --port=$(APP_PORT) --token=$$token --no-browser \
 	  --preheat_kernel=True --VoilaKernelManager.kernel_pools_config="{\"default\": {\"pool_size\": 0}, \"$$nb\": {\"pool_size\": 1}}" \
 	  --template=$(APP_TEMPLATE) $(ARGS) notebooks

@@ -56,34 +56,42 @@ def _wait(page, editor, condition: str, where: str, timeout=15_000):
         raise AssertionError(f"{where}: waited for {condition}; state {editor.evaluate(JS_STATE)}") from exc
 
 
+#: The search for an empty spot runs in the page: the picture's pixels (millions of numbers at 2x)
+#: never cross to Python. The candidates are fractions of the main (left) panel, centre first.
+JS_EMPTY_SPOT = """(img) => {
+  const w = img.naturalWidth, h = img.naturalHeight;
+  const c = document.createElement('canvas'); c.width = w; c.height = h;
+  const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+  const px = g.getImageData(0, 0, w, h).data;
+  const css = img.getBoundingClientRect().width;
+  const panelW = css < 700 ? w : w / 2;  // one panel or two side by side
+  const r = Math.round(6 * w / css);  // 6 CSS px around the spot, at any pixel density
+  const white = (x, y) => {
+    for (let dy = -r; dy <= r; dy += Math.max(1, r >> 1))
+      for (let dx = -r; dx <= r; dx += Math.max(1, r >> 1)) {
+        const i = 4 * ((y + dy) * w + (x + dx));
+        if (Math.min(px[i], px[i + 1], px[i + 2]) < 235) return false;
+      }
+    return true;
+  };
+  for (const fy of [0.45, 0.35, 0.55, 0.3, 0.6, 0.25, 0.65])
+    for (const fx of [0.5, 0.4, 0.6, 0.3, 0.7, 0.35, 0.65]) {
+      const x = Math.floor(fx * panelW), y = Math.floor(fy * h);
+      if (white(x, y)) return {fx: x / w, fy: y / h};
+    }
+  return null;
+}"""
+
+
 def _empty_spot(editor):
     """A point of the picture (page coordinates) inside the main axes and away from every data point:
-    the centre of the largest empty square of a coarse grid over the left panel, found from the pixels."""
+    the first spot of a coarse grid over the left panel whose pixels around it are plain background."""
     img = editor.locator("img.widget-image").first
     box = img.bounding_box()
-    # the main panel's plot area is roughly the left panel's middle; probe a grid there and ask the
-    # kernel-free way: pick spots whose pixels are plain background (white) in a 9x9 neighbourhood
-    data = img.evaluate("""(img) => { const c = document.createElement('canvas');
-        c.width = img.naturalWidth; c.height = img.naturalHeight; const g = c.getContext('2d');
-        g.drawImage(img, 0, 0); return {w: c.width, h: c.height,
-        px: Array.from(g.getImageData(0, 0, c.width, c.height).data)}; }""")
-    w, h, px = data["w"], data["h"], data["px"]
-    panel_w = w if w < 700 else w / 2  # one panel or two side by side
-
-    def white(x, y):
-        for dy in range(-6, 7, 3):
-            for dx in range(-6, 7, 3):
-                i = 4 * ((y + dy) * w + (x + dx))
-                if min(px[i], px[i + 1], px[i + 2]) < 235:
-                    return False
-        return True
-
-    for fy in (0.45, 0.35, 0.55, 0.3, 0.6, 0.25, 0.65):
-        for fx in (0.5, 0.4, 0.6, 0.3, 0.7, 0.35, 0.65):
-            x, y = int(fx * panel_w), int(fy * h)
-            if white(x, y):
-                return box["x"] + x * box["width"] / w, box["y"] + y * box["height"] / h
-    raise AssertionError("no empty spot found in the main panel")
+    spot = img.evaluate(JS_EMPTY_SPOT)
+    if spot is None:
+        raise AssertionError("no empty spot found in the main panel")
+    return box["x"] + spot["fx"] * box["width"], box["y"] + spot["fy"] * box["height"]
 
 
 def _click_adds_and_undo_restores(page, editor, where: str) -> dict:

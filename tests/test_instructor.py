@@ -24,7 +24,8 @@ it unless ``COURSE_REQUIRE_BROWSER=1``):
   blocked, with no error, and each lesson with a player has a recording whose Step shows the next
   frame; every slide of every deck fits 1280x720 at every frame of its recordings;
 * (c) ``make app``'s Voila view (the same template and options) loads, shows no code, loads
-  nothing from the network, and a player's Step changes its readout;
+  nothing from the network, and a player's Step changes its readout; from loading to the Step the
+  page logs no console error and gets no 4xx/5xx answer;
 * (d) each page of ``make site`` (notebook preset, recorded) opens from file:// with the network
   blocked, with no error and the mathematics typeset, and each player's recording steps.
 
@@ -358,6 +359,8 @@ def test_makefile_has_the_instructor_targets():
     assert re.search(lecture_switch, makefile, re.M)
     # the whole folder, so that links between lessons work (a single notebook answers 403 to them)
     assert re.search(r"\) notebooks\s*$", app.split("\n\n")[0]) and "kernel_pools_config" in app
+    # the Voila configuration the app test uses: only the lab extensions that work in Voila
+    assert 'JUPYTER_CONFIG_PATH="$(CURDIR)/tools/jupyter/config' in app
     ignore = (REPO / ".gitignore").read_text().split()
     assert "_site/" in ignore and "_slides/" in ignore
 
@@ -581,6 +584,9 @@ def _voila_lesson() -> Path:
     pytest.skip("no lesson with a player")
 
 
+#: The Jupyter configuration directory `make app` adds to JUPYTER_CONFIG_PATH (its voila.json).
+APP_CONFIG_DIR = REPO / "tools" / "jupyter" / "config"
+
 #: The app's smallest text in the lecture preset (px): the prose, the buttons and the readout.
 LECTURE_MIN_FONT_PX = 18
 
@@ -591,17 +597,24 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
     """`make app` (and `COURSE_STYLE=lecture make app`): Voila on the notebooks folder with the
     course template. Nothing from the network (no request leaves 127.0.0.1, and the page holds no
     http(s) script or stylesheet); no code, no exercise check, no prose about hidden code; a player
-    steps; the links to other lessons open; in the lecture preset no text is smaller than 18 px."""
+    steps; the links to other lessons open; in the lecture preset no text is smaller than 18 px.
+    The page logs no console error and gets no 4xx/5xx answer or failed request, from loading to
+    the Step (Voila loads only the lab extensions tools/jupyter/config/voila.json allows: the
+    others need JupyterLab's own services and fail in Voila)."""
     from tests.browser_support import jupyter_server
 
     lesson = _voila_lesson()
-    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
+    # as `make app` runs it: the templates and the Voila configuration of tools/jupyter
+    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter"), "JUPYTER_CONFIG_PATH": str(APP_CONFIG_DIR)}
     if template == "course_app_lecture":
         env["COURSE_STYLE"] = "lecture"
     with jupyter_server(NOTEBOOKS, app="voila", env=env, extra_args=[f"--template={template}"], timeout=90) as srv:
         page = chromium.new_page(viewport={"width": 1280, "height": 720})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)
+        page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.request.method} {r.url}"))
+        page.on("requestfailed", lambda r: errors.append(f"failed: {r.request.method} {r.url} ({r.failure})"))
         remote: list[str] = []
 
         def local_only(route):  # a lecture room may have no network: the app must not need it
@@ -657,8 +670,8 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         for href in sorted(set(links))[:1]:  # Voila runs the linked lesson to answer: one is enough
             status = page.request.get(href, max_redirects=0, timeout=240_000).status
             assert status == 200, f"{href} answers {status}"
-        assert not errors, errors
         assert not remote, f"the app asked the network for {remote[:3]}"
+        assert not errors, errors
         print(f"Voila ({template}): {lesson.name} ready in {loaded:.1f} s")
         page.close()
 

@@ -9,7 +9,9 @@ lesson 03 is run, the deck started, and then
   and leaves the slide where it is, Ctrl-Shift-C opens JupyterLab's palette, Tab moves focus out, and Escape
   stops the deck; with the editor's keyboard cursor shown, Escape hides the cursor first (item 13);
 * the session's deck and saves touch neither the user's JupyterLab settings (the next session opens out of
-  deck mode) nor the course's notebooks, which stay byte-identical (items 14 and 15).
+  deck mode) nor the course's notebooks, which stay byte-identical (items 14 and 15);
+* and `make lab` itself, on user settings where a deck was left on (``"active": true``), starts out of deck
+  mode and keeps the user's other deck settings (item 14).
 """
 
 from __future__ import annotations
@@ -176,3 +178,25 @@ def test_a_lecture_session_leaves_the_course_files_and_the_users_settings_as_the
         assert nxt.api("GET", "lab/api/settings/jupyterlab-slideshow:plugin")["settings"].get("active") is not True
         assert page2.evaluate("() => document.body.dataset.jpDeckMode === undefined")
         page2.close()
+
+
+def test_make_lab_starts_out_of_deck_mode_after_a_deck_was_left_on(tmp_path, chromium):
+    """A deck left on in the last session (jupyterlab-slideshow's "active" in the user settings, which wins
+    over any override): `make lab` starts out of deck mode, and the user's other deck setting stays."""
+    user_settings = tmp_path / "user-settings"
+    (user_settings / "jupyterlab-slideshow").mkdir(parents=True)
+    left_on = {"active": True, "showCodeCellPrompt": True}
+    (user_settings / "jupyterlab-slideshow" / "plugin.jupyterlab-settings").write_text(json.dumps(left_on))
+    args = "--no-browser --port={port} --port-retries=0 --ServerApp.token={token} --expose-app-in-browser"
+    argv = ["make", "-s", "-o", ".venv/.installed", "lab", f"PYTHON={sys.executable}", f"ARGS={args}"]
+    env = {"JUPYTERLAB_SETTINGS_DIR": str(user_settings)}
+    with jupyter_server(REPO, argv=argv, env=env, timeout=120) as srv:
+        # what jupyterlab-slideshow reads at start: its user settings, as the session's server gives them
+        settings = srv.api("GET", "lab/api/settings/jupyterlab-slideshow:plugin")["settings"]
+        assert settings.get("active") is not True and settings.get("showCodeCellPrompt") is True, settings
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(srv.lab_url("notebooks/00_start_here.ipynb"))
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+        page.wait_for_function("() => window.jupyterapp.commands.hasCommand('deck:start')", timeout=30_000)
+        assert page.evaluate("() => document.body.dataset.jpDeckMode === undefined"), "the session opened in deck mode"
+        page.close()
