@@ -227,11 +227,12 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     # no size could tell from real ones. Checked against a bound of every coordinate's size first.
     if np.abs(w_new).min() <= ZERO_TOL * (norm_w + abs(t) * norm_x):
         w_new[is_zero(w_new, np.abs(w) + abs(t) * np.abs(x))] = 0.0
-    return w_new, _cancel(b, t, b + t) if fit_bias else b, True
+    return w_new, _add(b, t) if fit_bias else b, True
 
 
-def _cancel(b: float, t: float, total: float) -> float:
-    """`total` = b + t, or 0 where it cancels to rounding (as `step` treats a coordinate of w)."""
+def _add(b: float, t: float) -> float:
+    """b + t, or 0 where it cancels to rounding (as `step` treats a coordinate of w)."""
+    total = b + t
     return 0.0 if is_zero(total, abs(b) + abs(t)) else total
 
 

@@ -194,25 +194,19 @@ def fit_perceptron(
     while epoch < max_epochs:
         epoch += 1
         idx = None if gen is None else gen.permutation(n)
-        if idx is None:
-            Xo, Xo32, yo, yo32 = X, X32, y, y32
-        else:  # the float64 rows only if a state ever gets too large for float32
-            Xo, Xo32, yo, yo32 = None, None if X32 is None else X32[idx], y[idx], y32[idx]
+        Xo32, yo32 = (X32, y32) if idx is None else (None if X32 is None else X32[idx], y32[idx])
+        Xo, yo = (X, y) if idx is None else (None, y[idx])  # float64 rows only if a state outgrows float32
         ceiling, w_pre, b_pre, single = _pre_filter(w, b, R, margin, d, X32 is not None)
         before = rec.n
         pos = 0
         while pos < n:
+            if not single and Xo is None:
+                Xo = X[idx]
+            rows, labels = (Xo32, yo32) if single else (Xo, yo)
             stop = min(pos + chunk, n)
-            if single:
-                m = Xo32[pos:stop].dot(w_pre)  # the chunk's margins y (<w, x> + b); .dot costs less than @
-                m += b_pre
-                m *= yo32[pos:stop]
-            else:
-                if Xo is None:
-                    Xo = X[idx]
-                m = Xo[pos:stop].dot(w_pre)
-                m += b_pre
-                m *= yo[pos:stop]
+            m = rows[pos:stop].dot(w_pre)  # the chunk's margins y (<w, x> + b); .dot costs less than @
+            m += b_pre
+            m *= labels[pos:stop]
             j = int((m <= ceiling).argmax())
             if m[j] > ceiling:  # no example of the chunk can be a mistake: skip it whole
                 pos = stop

@@ -25,6 +25,7 @@ Conventions
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -236,6 +237,8 @@ def update_mistakes(line: Line2D, X, mask) -> Line2D:
 # --------------------------------------------------------------------------- one legend for a picture
 
 _PICTURE_LEGEND = "perceptron-picture-legend"  # the gid that marks the picture's one legend
+#: each picture legend's entries, by panel: kept beside the legend, not written into matplotlib's object
+_ENTRIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def shares_row(ax) -> bool:
@@ -270,7 +273,7 @@ def picture_legend(ax, handles, *, style=None, ncol=None, most=4, **look):
     laid_out = _laid_out(fig)  # before the old legend goes
     entries = {}
     for old in [leg for leg in fig.legends if leg.get_gid() == _PICTURE_LEGEND]:
-        entries = dict(old.course_entries)  # the panels' own artists: a legend's copies of them draw blank
+        entries = dict(_ENTRIES.get(old, {}))  # the panels' own artists: a legend's copies of them draw blank
         old.remove()
     entries[ax] = list(handles)
     entries = {a: entries[a] for a in fig.axes if a in entries}
@@ -288,5 +291,5 @@ def picture_legend(ax, handles, *, style=None, ncol=None, most=4, **look):
             break
         leg.remove()  # wider than the picture: fewer columns
     leg.set_gid(_PICTURE_LEGEND)
-    leg.course_entries = entries
+    _ENTRIES[leg] = entries
     return leg
