@@ -168,6 +168,9 @@ JS_CLICK_EDIT = "async ([el, spot]) => {" + JS_PAINTED + """
   fire('mousedown'); fire('mouseup');
   const [tDom, tPaint] = await done;
   const undo = [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Undo');
+  // the edit's other messages may reach the page after its picture: Undo is enabled by one of them, and a
+  // click on a disabled button does nothing
+  await new Promise((resolve) => { const ready = () => (undo.disabled ? setTimeout(ready, 5) : resolve()); ready(); });
   const back = painted(img, img.src); undo.click(); await back;
   return {dom: tDom - t0, paint: tPaint - t0};
 }"""

@@ -8,7 +8,9 @@ with at least 50 updates. Both ways produce PNG bytes for an ``ipywidgets.Image`
 (b) ``StepThrough.next()``: move the animated artists, blit, encode PNG, set the Image value
     (and the readout).
 
-Prints the median of 50 steps of each and the ratio. Run: ``.venv/bin/python benchmarks/step_latency.py``.
+Prints the median of 50 steps of each and the ratio, then the PNG encode of one 2x frame on its own:
+`render.png_frame` (ISA-L's deflate) against the same PNG deflated by the standard library's zlib at the
+same level, side by side. Run: ``.venv/bin/python -m benchmarks.step_latency``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import io
 import statistics
 import sys
 import time
+import zlib
 
 import matplotlib
 
@@ -30,7 +33,7 @@ from perceptron_lib import fit_perceptron
 from perceptron_lib.draw import arrows as A
 from perceptron_lib.draw import plotting as P
 from perceptron_lib.draw import style as S
-from perceptron_lib.player import StepThrough
+from perceptron_lib.player import StepThrough, render
 
 STEPS = 50
 
@@ -86,6 +89,17 @@ def main():
     print(f"(a) clear-and-replot (pyplot figure, savefig PNG, Image.value): {a:7.2f} ms")
     print(f"(b) StepThrough.next() (blit, PNG encode, Image.value, readout): {b:7.2f} ms")
     print(f"ratio a/b: {a / b:.1f}x")
+
+    # The encode alone: the frame's rows deflated by ISA-L (png_frame) and by zlib, alternating.
+    rgba = np.array(player.figure.canvas.buffer_rgba())
+    rows = np.zeros((h, 4 * w + 1), dtype=np.uint8)
+    rows[:, 1:] = rgba.reshape(h, 4 * w)
+    isal_ms = median_ms(lambda j: render.png_frame(rgba))
+    zlib_ms = median_ms(lambda j: zlib.compress(memoryview(rows).cast("B"), 1))
+    isal_kb, zlib_kb = len(render.png_frame(rgba)) / 1e3, len(zlib.compress(rows.tobytes(), 1)) / 1e3
+    print(f"PNG of one frame ({rgba.nbytes / 1e6:.1f} MB of pixels): png_frame (ISA-L) {isal_ms:.2f} ms,"
+          f" {isal_kb:.0f} KB; zlib level 1 (deflate only) {zlib_ms:.2f} ms, {zlib_kb:.0f} KB;"
+          f" ratio {zlib_ms / isal_ms:.1f}x")
     return 0
 
 

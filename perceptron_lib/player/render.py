@@ -28,6 +28,7 @@ import zlib
 
 import matplotlib as mpl
 import numpy as np
+from isal import isal_zlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
 
@@ -159,51 +160,13 @@ def _png_chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
 
 
-_ADLER_BASE = 65521
-_pool = None  # two threads for the deflate of a large frame, made at the first large frame
-
-
-def _adler32_combine(a1: int, a2: int, len2: int) -> int:
-    """The Adler-32 of two buffers one after the other, from theirs (zlib's adler32_combine)."""
-    rem = len2 % _ADLER_BASE
-    s1 = ((a1 & 0xFFFF) + (a2 & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
-    s2 = (rem * (a1 & 0xFFFF) + (a1 >> 16) + (a2 >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
-    return s1 | (s2 << 16)
-
-
-def _deflate_part(data, level: int, last: bool):
-    """Raw deflate of one part, byte-aligned (a sync flush) unless last, and its Adler-32."""
-    c = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return c.compress(data) + c.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH), zlib.adler32(data)
-
-
-def _zlib(data: memoryview, level: int) -> bytes:
-    """``zlib.compress(data, level)``, the halves of a large buffer deflated on two threads (zlib lets
-    go of the GIL): two raw deflate streams one after the other, each with its own window, are one
-    valid stream."""
-    global _pool
-    n = len(data)
-    if n < 1 << 20:
-        return zlib.compress(data, level)
-    if _pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="perceptron-png")
-    half = n // 2
-    first = _pool.submit(_deflate_part, data[:half], level, False)
-    d2, a2 = _deflate_part(data[half:], level, True)
-    d1, a1 = first.result()
-    header = bytes((0x78, 0x01 if level < 2 else 0x5E if level < 6 else 0x9C if level == 6 else 0xDA))
-    return header + d1 + d2 + struct.pack(">I", _adler32_combine(a1, a2, n - half))
-
-
 def png_frame(rgba: np.ndarray, *, level: int = 1) -> bytes:
-    """Encode an (h, w, 4) uint8 canvas as an RGBA PNG: no row filter, zlib `level`.
+    """Encode an (h, w, 4) uint8 canvas as an RGBA PNG: no row filter, deflate `level` (0 to 3).
 
     The canvas's rows are copied as they are (an RGB PNG would first gather three bytes of four,
-    which costs more than the larger deflate saves), and a large frame (a 2x one) is deflated on
-    two threads. About twice as fast as Pillow's adaptive filtering for plots (mostly flat
-    colour), at a similar size; the step time is dominated by this encode.
+    which costs more than the smaller deflate saves) and deflated by ISA-L (`isal`), which gives a
+    valid zlib stream of about zlib's size at level 1 six times faster: a 2x frame (3.7 MB of pixels)
+    in about 1 ms, where zlib took 7 (and more than 5 on two threads).
     """
     rgba = np.asarray(rgba)
     h, w = rgba.shape[:2]
@@ -212,7 +175,7 @@ def png_frame(rgba: np.ndarray, *, level: int = 1) -> bytes:
     rows[:, 1:] = rgba.reshape(h, 4 * w)
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
     return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr)
-            + _png_chunk(b"IDAT", _zlib(memoryview(rows).cast("B"), level)) + _png_chunk(b"IEND", b""))
+            + _png_chunk(b"IDAT", isal_zlib.compress(memoryview(rows).cast("B"), level)) + _png_chunk(b"IEND", b""))
 
 
 def small_png(rgba: np.ndarray, *, scale: float = 1.0) -> bytes:
