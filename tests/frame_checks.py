@@ -29,6 +29,18 @@ from matplotlib.patches import FancyArrowPatch, Patch
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
+
+def contrast(colour, background="#FFFFFF") -> float:
+    """WCAG 2 contrast ratio of two colours (their relative luminance in sRGB)."""
+    from matplotlib.colors import to_rgb
+
+    def lum(c):
+        r = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in to_rgb(c)]
+        return 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2]
+
+    hi, lo = sorted((lum(colour), lum(background)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
 TOL = 1.0  # CSS pixels of slack on every box
 
 

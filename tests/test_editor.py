@@ -617,6 +617,30 @@ def test_a_lifted_editor_keeps_the_players_data_the_lift_of_its_points():
     assert_shows_the_fit(player, editor, first, lift=kernels.lift, separator="circle")
 
 
+def test_a_lifted_editor_with_the_3d_view_clears_and_takes_new_points():
+    """Lesson 05's editors show the lifted points in a 3-D panel too: Clear once failed there (an empty
+    box has no minimum) and the student's points stayed."""
+    from perceptron_lib.player import LiftedPanel
+
+    Q, y = data.circles(24, r_inner=0.6, r_outer=1.5, noise=0.1, seed=2)
+    Z = kernels.lift(Q)
+    player = StepThrough(fit_perceptron(Z, y), Z, y, panels=[LiftedPanel()])
+    editor = PointEditor(player, lift=kernels.lift, separator="plane of the lift")
+    editor.clear_btn.click()
+    assert not refused(editor) and editor.last_message.startswith("Cleared.")
+    assert editor.last_message.count("Click on the picture") == 1  # said once, not twice
+    assert player.X.shape == (0, 3) and player.text.startswith("No points") and player.K == 0
+    assert player.notes == ["Your data: no points yet. Click on the picture to place one."]
+    for spot, label in (((0.2, 0.1), 1), ((1.4, 1.2), -1), ((-1.3, 0.4), -1)):
+        editor.label_choice.value = label
+        click(editor, pixel_of(player, np.array(spot)))
+        assert not refused(editor), editor.last_message
+    assert player.X.shape == (3, 3) and editor.summary.separable
+    player.seek(player.K)  # the 3-D view steps through the new run
+    editor.undo_btn.click()
+    assert player.X.shape == (2, 3)
+
+
 # --------------------------------------------------------------------------- the summary and the bound
 
 

@@ -14,11 +14,13 @@ from perceptron_lib.draw import style as S
 from perceptron_lib.player import StepThrough
 from perceptron_lib.player.panels.claims import (
     BOUND_COLOR,
+    SEPARATOR_STYLES,
     ClaimsPanel,
     draw_bound_sweep,
     draw_separators,
     plot_claims,
 )
+from tests.frame_checks import contrast
 
 
 @pytest.fixture(scope="module")
@@ -186,6 +188,26 @@ def test_draw_bound_sweep():
     np.testing.assert_allclose(ax.lines[2].get_ydata(), [2, 4, 9])
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mistakes = (R/γ)²", "cyclic", "adversary"]
     assert ax.title.get_fontsize() == S.LECTURE.title_size
+
+
+def test_separators_and_sweep_use_no_class_colour_and_3_to_1():
+    """A line or marker that tells runs apart has 3:1 on white (WCAG 1.4.11) and no class colour: the
+    vermillion and blue mean y = +1 and y = -1, and Okabe-Ito's orange reads as the vermillion."""
+    from matplotlib.colors import to_hex
+
+    taken = {to_hex(c) for c in (S.POS_COLOR, S.NEG_COLOR, S.OKABE_ITO["orange"])}
+    for colour, _dash in SEPARATOR_STYLES:
+        assert contrast(colour) >= 3.0 and to_hex(colour) not in taken
+    X, y = small_2d()
+    fig, ax = S.subplots()
+    draw_separators(ax, X, y, {f"line {j}": [1, j] for j in range(len(SEPARATOR_STYLES))})
+    drawn = [ln for ln in ax.lines if ln.get_label().startswith("line ")]
+    assert len(drawn) == len(SEPARATOR_STYLES)
+    assert all(contrast(ln.get_color()) >= 3.0 and to_hex(ln.get_color()) not in taken for ln in drawn)
+    fig, ax = S.subplots()
+    draw_bound_sweep(ax, [4, 10, 100], {"a": [1, 2, 5], "b": [2, 4, 9], "c": [3, 3, 3]})
+    for ln in ax.lines[1:]:
+        assert contrast(ln.get_markerfacecolor()) >= 3.0 and to_hex(ln.get_markerfacecolor()) not in taken
 
 
 def test_lecture_player_has_one_legend_under_the_picture(case):

@@ -178,3 +178,19 @@ def test_bad_points_are_refused():
     fig, (ax,) = _fig()
     with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
         pics.draw_regions(ax, lambda G: G[:, 0], np.ones(5), np.ones(5))
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_lift_scene_panels_stand_apart_in_a_live_figure(rings, preset):
+    """Lesson 05's live figure: the 3-D view's z name stood 1 px from the plane view's x₂ in the lecture
+    preset (mplot3d places it after the layout). Every pair of panels is at least 4 points apart."""
+    X, y = rings
+    live = LiveFigure(1, 2, projection=["3d", None], style=preset)
+    with style.context(live.style):
+        pics.draw_lift_scene(live.axes[0], live.axes[1], X, y, r=1.5)
+    live.refresh()
+    r = live.canvas.get_renderer()
+    left, right = (ax.get_tightbbox(r) for ax in live.axes)
+    z_name, y_name = live.axes[0].zaxis.label.get_window_extent(r), live.axes[1].yaxis.label.get_window_extent(r)
+    air = 4 * live.fig.dpi / 72 - 0.5
+    assert right.x0 - left.x1 >= air and y_name.x0 - z_name.x1 >= air

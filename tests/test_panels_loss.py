@@ -15,6 +15,7 @@ from perceptron_lib.draw import style
 from perceptron_lib.player import DataPanel, LiveFigure, LossPanel, RunSwitch, StepThrough
 from perceptron_lib.player.panels import loss as LP
 from perceptron_lib.player.panels import loss_slice, loss_views
+from tests.frame_checks import contrast
 
 X, Y = data.small_2d()
 X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
@@ -95,6 +96,17 @@ def test_subgradient_gap_sign():
     g0, g1 = (subgradients.perceptron_subgradient(u[:2], u[2], X, Y, at_kink=t).vector for t in (0.0, 1.0))
     assert LP.draw_subgradient_gap(ax0, X, Y, u, g1) >= -1e-12
     assert LP.draw_subgradient_gap(ax1, X, Y, u, g0 + 1.5 * (g1 - g0), colorbar=False) < 0
+    # the negative region: grey under black hatching, no class colour
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    hatched = lambda ax: [c for c in ax.collections if any(getattr(c, "hatches", None) or ())]  # noqa: E731
+    negative = hatched(ax1)
+    assert len(negative) == 1 and to_hex(negative[0].get_facecolor()[0]) == to_hex(LP.GAP_NEGATIVE_COLOR)
+    assert to_hex(LP.GAP_NEGATIVE_COLOR) not in {to_hex(style.POS_COLOR), to_hex(style.NEG_COLOR)}
+    # the gap is continuous, so the region borders only a gap of 0: viridis's darkest end
+    assert contrast(LP.GAP_NEGATIVE_COLOR, colormaps["viridis"](0.0)) >= 3.0
+    assert not hatched(ax0)  # θ = 1: nothing is negative
 
 
 # --------------------------------------------------------------------------- the slice over (w1, w2)

@@ -9,6 +9,7 @@ from perceptron_lib.core import analysis as A
 from perceptron_lib.core import data
 from perceptron_lib.player import StepThrough, with_controls
 from perceptron_lib.player.panels import updates as U
+from tests.frame_checks import contrast
 
 
 @pytest.fixture(scope="module")
@@ -69,18 +70,6 @@ def test_draw_epoch_curves(forty):
     fig.canvas.draw()
 
 
-def _contrast(colour, background="#FFFFFF") -> float:
-    """WCAG 2 contrast ratio of two colours."""
-    from matplotlib.colors import to_rgb
-
-    def lum(c):
-        r = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in to_rgb(c)]
-        return 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2]
-
-    hi, lo = sorted((lum(colour), lum(background)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
 @pytest.mark.parametrize("preset", ["notebook", "lecture"])
 def test_draw_update(forty, preset):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -106,7 +95,7 @@ def test_draw_update(forty, preset):
     edge = broken.get_markeredgecolor()
     assert same_color(edge, U.BROKEN_COLOR) and broken.get_marker() == "s"
     assert not any(same_color(edge, c) for c in (style.POS_COLOR, style.NEG_COLOR, style.OKABE_ITO["orange"]))
-    assert _contrast(edge) >= 3.0
+    assert contrast(edge) >= 3.0
     assert len(broken.get_xdata()) == len(e.broke)
     # the titles stay over the arrow-scale note, not on it
     canvas.draw()

@@ -16,6 +16,7 @@ from perceptron_lib.draw import arrows as AR
 from perceptron_lib.draw import plotting as P
 from perceptron_lib.draw import style as S
 from perceptron_lib.draw import surfaces as SU
+from tests.frame_checks import contrast
 
 
 def make_ax(projection=None, xlim=(-3, 3), ylim=(-2, 2)):
@@ -117,6 +118,33 @@ def test_class_colours_and_markers_are_okabe_ito_and_differ():
     pos, neg = S.class_style(1), S.class_style(-1)
     assert (pos["c"], pos["marker"], pos["label"]) == (S.POS_COLOR, S.POS_MARKER, "y = +1")
     assert (neg["c"], neg["marker"], neg["label"]) == (S.NEG_COLOR, S.NEG_MARKER, "y = -1")
+
+
+def test_contrast_against_known_values():
+    assert contrast("#000000") == pytest.approx(21.0)
+    assert contrast("#FFFFFF") == pytest.approx(1.0)
+    assert contrast("#767676") == pytest.approx(4.54, abs=0.01)  # the usual grey that just passes AA for text
+
+
+@pytest.mark.parametrize("name", ["POS_COLOR", "NEG_COLOR", "BOUNDARY_COLOR", "PREV_BOUNDARY_COLOR", "W_COLOR",
+                                  "UPDATE_COLOR", "RING_COLOR", "MISTAKE_COLOR", "CURVE_COLOR", "CURSOR_COLOR",
+                                  "CURSOR_MARK_COLOR", "PLANE_COLOR"])
+def test_every_mark_colour_has_3_to_1_on_white_and_no_role_borrows_a_class_colour(name):
+    """WCAG 1.4.11: a line or marker a student must see has 3:1 against the white axes. The class colours mean
+    y = +1 and y = -1 only, and Okabe-Ito's orange (2:1, and read as the vermillion of y = +1) is no mark's."""
+    colour = getattr(S, name)
+    assert contrast(colour) >= 3.0, f"{name} = {colour}: {contrast(colour):.2f}:1"
+    assert to_hex(colour) != to_hex(S.OKABE_ITO["orange"])
+    if name not in ("POS_COLOR", "NEG_COLOR"):
+        assert to_hex(colour) not in {to_hex(S.POS_COLOR), to_hex(S.NEG_COLOR)}
+
+
+def test_the_cursor_on_a_curve_is_dark_grey_with_a_hollow_marker():
+    ax = make_ax()
+    art = SU.draw_loss_curve(ax, [3.0, 2.0, 1.0], label="loss")
+    assert to_hex(art.cursor.get_color()) == to_hex(S.CURSOR_COLOR) and contrast(art.cursor.get_color()) >= 3.0
+    assert to_hex(art.dot.get_markerfacecolor()) == to_hex(S.CURSOR_FACE_COLOR)
+    assert contrast(art.dot.get_markeredgecolor()) >= 3.0  # the ring's edge carries it
 
 
 def test_style_axes_sets_sizes():

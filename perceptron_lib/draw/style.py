@@ -54,6 +54,7 @@ __all__ = [
     "MISTAKE_COLOR",
     "CURVE_COLOR",
     "CURSOR_COLOR",
+    "CURSOR_FACE_COLOR",
     "CURSOR_MARK_COLOR",
     "PLANE_COLOR",
     "CMAP",
@@ -98,7 +99,10 @@ UPDATE_COLOR = OKABE_ITO["reddish_purple"]  #: the update eta*y*x
 RING_COLOR = OKABE_ITO["black"]  #: ring around the current example
 MISTAKE_COLOR = OKABE_ITO["black"]  #: cross over misclassified points
 CURVE_COLOR = OKABE_ITO["black"]  #: loss curves
-CURSOR_COLOR = OKABE_ITO["orange"]  #: cursor at the current step
+#: the cursor at the current step on a curve (a line, and the edge of its marker): a dark grey, 8:1 on white. Not
+#: orange: beside the vermillion of y = +1 it reads as a class, and on white it has only 2:1 of the 3:1 a mark needs.
+CURSOR_COLOR = "#4D4D4D"
+CURSOR_FACE_COLOR = "#FFFFFF"  #: the face of the cursor's marker on a curve: a hollow ring over the curve's dots
 CURSOR_MARK_COLOR = OKABE_ITO["black"]  #: the point editor's keyboard cursor (a plus) and selection (a square)
 PLANE_COLOR = OKABE_ITO["bluish_green"]  #: separating plane in 3-D
 CMAP = "viridis"  #: colour map for contours and surfaces (perceptually uniform, colour-blind safe)

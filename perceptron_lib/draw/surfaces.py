@@ -79,8 +79,8 @@ def draw_loss_curve(ax, values, *, x=None, cursor=0, label=None, ylabel=None, st
                    linewidth=s.line_width * 0.9, zorder=4, label="_cursor")
     ax.add_artist(vline)
     dot = Line2D([], [], linestyle="none", marker="o", markersize=_marker_size(s.marker_size) * 1.3,
-                 markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000", markeredgewidth=s.marker_edge * 1.5,
-                 zorder=5, label="_cursor_dot")
+                 markerfacecolor=_style.CURSOR_FACE_COLOR, markeredgecolor="#000000",
+                 markeredgewidth=s.marker_edge * 1.5, zorder=5, label="_cursor_dot")
     ax.add_artist(dot)
     if ylabel is not None:
         ax.set_ylabel(ylabel)
@@ -149,8 +149,8 @@ def draw_contours(ax, A, B, Z, *, levels=14, filled=True, cmap=None, point=None,
                  markersize=_marker_size(s.marker_size) * 0.5, markeredgecolor="#000000", zorder=4, label="_path")
     ax.add_artist(pth)
     pt = Line2D([], [], linestyle="none", marker="*", markersize=_marker_size(s.marker_size) * 2.2,
-                markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000", markeredgewidth=s.marker_edge * 1.5,
-                zorder=5, label="_point")
+                markerfacecolor=_style.CURSOR_FACE_COLOR, markeredgecolor="#000000",
+                markeredgewidth=s.marker_edge * 1.5, zorder=5, label="_point")
     ax.add_artist(pt)
     art = ContourArtists(cs, lines, pt, pth, cb)
     if point is not None:
@@ -186,7 +186,7 @@ def draw_surface(ax3d, A, B, Z, *, cmap=None, alpha=0.85, point=None, style=None
     surf = ax3d.plot_surface(A, B, np.asarray(Z, float), cmap=cmap or _style.CMAP, alpha=alpha,
                              linewidth=0, antialiased=True, **kwargs)
     (pt,) = ax3d.plot([], [], [], linestyle="none", marker="o", markersize=_marker_size(s.marker_size) * 1.4,
-                      markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000", zorder=5)
+                      markerfacecolor=_style.CURSOR_FACE_COLOR, markeredgecolor="#000000", zorder=5)
     art = SurfaceArtists(surf, pt)
     if point is not None:
         art.set_point(*point)
@@ -350,6 +350,8 @@ def draw_lifted(ax3d, X, y, z=None, *, w=None, b=0.0, style=None, box=None, plan
         kw = _style.class_style(lab, s)
         kw["s"] = kw["s"] * 0.8
         out[lab] = ax3d.scatter(P[m, 0], P[m, 1], P[m, 2], depthshade=False, **kw)
+    if box is None and len(P) == 0:  # no points yet (an editor after Clear): the bowl's bottom, z from 0
+        box = [(-1.0, 1.0), (-1.0, 1.0), (0.0, 2.0)]
     if box is None:
         lo, hi = P.min(axis=0), P.max(axis=0)
         pad = 0.08 * np.where(hi > lo, hi - lo, 1.0)

@@ -262,7 +262,7 @@ class PointEditor(Shown):
     def clear(self):
         """Remove every point (the view stays, so you can place new ones where they were)."""
         self._selected = None
-        self._edit(np.empty((0, 2)), np.empty(0), "Cleared: no points. Click on the picture to place one.",
+        self._edit(np.empty((0, 2)), np.empty(0), "Cleared.",  # the notes under it say what to do next
                    view="keep")
 
     def undo(self):

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from ..draw import style as _style
 from .picture import Picture, text_for_preset
 from .recording import Shown
-from .render import DENSITY, Canvas, css_size, fit_figsize, png_frame, small_png
+from .render import DENSITY, Canvas, css_size, fit_figsize, png_frame, settle_layout, small_png
 
 __all__ = ["LiveFigure"]
 
@@ -151,10 +151,7 @@ class LiveFigure(Shown):
             # Constrained layout needs passes to settle: three with a 3-D axes (the first clips
             # titles in the lecture preset); with flat axes a third pass moves them by less than
             # a pixel.
-            passes = 3 if any(hasattr(ax, "get_zlim") for ax in self.axes) else 2
-            for _ in range(passes):
-                self.fig.draw_without_rendering()
-            self.fig.set_layout_engine("none")
+            settle_layout(self.fig, self.axes, passes=3 if any(hasattr(ax, "get_zlim") for ax in self.axes) else 2)
             self._settled = True
         self.canvas.draw()
         self._image.value = png_frame(np.asarray(self.canvas.buffer_rgba()))

@@ -20,9 +20,13 @@ __all__ = ["AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR"]
 
 AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blue: blue is class -1)
 LAST_COLOR = _style.OKABE_ITO["black"]  #: the last (current) line, as the data panel draws it
+# each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey
 _CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
-                 _style.OKABE_ITO["sky_blue"])
+                 _style.PREV_BOUNDARY_COLOR)
 _CURVE_DASHES = ("-", "--", "-.", ":")
+#: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
+#: panels of one player read alike (lesson 06)
+_LINE_LOOKS = {"last line": (LAST_COLOR, (0, (4, 3))), "averaged line": (AVERAGED_COLOR, "-")}
 
 
 class AveragedLinePanel:
@@ -93,6 +97,9 @@ class AveragedLinePanel:
 class CurvesPanel:
     """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
 
+    Curves labelled "last line" and "averaged line" take the colour and dash `AveragedLinePanel` gives
+    those lines; the others take black, green, purple and grey, solid, dashed, dash-dotted and dotted.
+
     Parameters
     ----------
     curves : dict of label -> array of length K + 1
@@ -121,9 +128,9 @@ class CurvesPanel:
                 )
         self.dots = []
         for j, (label, v) in enumerate(self.curves.items()):
-            colour = _CURVE_COLORS[j % len(_CURVE_COLORS)]
-            ax.plot(np.arange(n), v, color=colour, linestyle=_CURVE_DASHES[j % len(_CURVE_DASHES)],
-                    linewidth=s.line_width * 0.8, label=label, zorder=3)
+            colour, dash = _LINE_LOOKS.get(label, (_CURVE_COLORS[j % len(_CURVE_COLORS)],
+                                                   _CURVE_DASHES[j % len(_CURVE_DASHES)]))
+            ax.plot(np.arange(n), v, color=colour, linestyle=dash, linewidth=s.line_width * 0.8, label=label, zorder=3)
             dot = Line2D([], [], linestyle="none", marker="o", markersize=np.sqrt(s.marker_size) * 1.1,
                          markerfacecolor=colour, markeredgecolor=_style.CURSOR_COLOR,
                          markeredgewidth=s.marker_edge * 3, zorder=5)

@@ -207,13 +207,13 @@ def plot_claims(ax, run, X, y, *, u=None, b=None, show="claims", xmax=None, k=No
     return panel
 
 
-#: (colour, line style) of the lines `draw_separators` draws, in turn: none is a class colour.
+#: (colour, line style) of the lines `draw_separators` draws, in turn: none is a class colour, each has 3:1 on white.
 SEPARATOR_STYLES = (
     (_style.OKABE_ITO["black"], "-"),
     (_style.OKABE_ITO["reddish_purple"], "--"),
     (_style.OKABE_ITO["bluish_green"], "-."),
     ("#8C8C8C", ":"),
-    (_style.OKABE_ITO["orange"], (0, (6, 2, 1, 2, 1, 2))),
+    ("#4D4D4D", (0, (6, 2, 1, 2, 1, 2))),
 )
 
 
@@ -283,7 +283,7 @@ def draw_bound_sweep(ax, bounds, series, *, title="mistakes against the bound", 
     top = 1.2 * max(float(bounds.max()), max(float(np.max(v)) for v in series.values()))
     ax.loglog([1.0, top], [1.0, top], color=BOUND_COLOR, linewidth=s.line_width * 0.8, label="mistakes = (R/γ)²")
     looks = [("o", _style.OKABE_ITO["bluish_green"]), ("^", _style.OKABE_ITO["reddish_purple"]),
-             ("s", _style.OKABE_ITO["orange"])]
+             ("s", "#4D4D4D")]  # no orange: it reads as y = +1 and has 2:1 on white
     for (name, mistakes), (marker, colour) in zip(series.items(), looks, strict=False):
         ax.loglog(bounds, np.asarray(mistakes, dtype=float), linestyle="none", marker=marker, color=colour,
                   markersize=np.sqrt(s.marker_size) * (1.1 if marker == "^" else 1.0), markeredgecolor="#FFFFFF",

@@ -101,7 +101,11 @@ class DataPanel:
         else:
             lo, hi = P.min(axis=0), P.max(axis=0)
         if not run.fit_bias and self.mode == "plain" and run.history.b[0] == 0:
+            # the origin, with room around it: every w arrow starts there (the boundary's point nearest it), and
+            # in a corner of the view it would leave the arrows no room (lesson 03's six points: arrows ×1/10)
             lo, hi = np.minimum(lo, 0), np.maximum(hi, 0)
+            room = 0.3 * float(np.max(hi - lo))
+            lo, hi = np.minimum(lo, -room), np.maximum(hi, room)
         span = np.where(hi > lo, hi - lo, 1.0)
         span = np.maximum(span, 0.25 * span.max())
         mid = (lo + hi) / 2

@@ -40,6 +40,7 @@ __all__ = [
     "draw_supporting_lines",
     "draw_supporting_plane",
     "draw_subgradient_gap",
+    "GAP_NEGATIVE_COLOR",
 ]
 
 #: How each loss is drawn: colour AND line style differ, so the curves stay apart in grey print. No orange: beside
@@ -50,6 +51,11 @@ LOSS_LOOK = {
     "hinge": dict(color=_style.OKABE_ITO["bluish_green"], linestyle="--", label="hinge  max(0, 1 − m)"),
 }
 _KINK = {"zero_one": 0.0, "perceptron": 0.0, "hinge": 1.0}
+
+#: where a vector is not a subgradient (`draw_subgradient_gap`): light grey under black hatching. No class colour
+#: and no colour of viridis; the gap is continuous, so the region borders only a gap of 0, viridis's darkest end
+#: (6:1 from this grey).
+GAP_NEGATIVE_COLOR = "#BBBBBB"
 
 # --------------------------------------------------------------------------- losses of the margin
 
@@ -223,7 +229,7 @@ def draw_subgradient_gap(ax, X, y, u, g, *, span=2.0, num=121, reduction="mean",
     """The gap ``L(v) - L(u) - <g, v - u>`` over the slice of (w1, w2) through u at b = u[2].
 
     g is a subgradient at u exactly when the gap is >= 0 for every v. Where the gap is
-    negative in the slice, the region is filled in vermillion and hatched: there the affine
+    negative in the slice, the region is filled in light grey and hatched in black: there the affine
     function through u with slope g rises above L, so g is not a subgradient. Returns the
     smallest gap on the grid.
     """
@@ -244,11 +250,11 @@ def draw_subgradient_gap(ax, X, y, u, g, *, span=2.0, num=121, reduction="mean",
     cf = ax.contourf(A, B, np.maximum(gap, 0.0), levels=levels[levels >= 0], cmap=_style.CMAP, zorder=0.5,
                      extend="max")
     if gap.min() < -1e-12:
-        with mpl.rc_context({"hatch.color": "#FFFFFF", "hatch.linewidth": s.thin_width * 0.6}):
-            ax.contourf(A, B, gap, levels=[gap.min() - 1.0, -1e-12], colors=[_style.POS_COLOR], hatches=["\\\\"],
+        with mpl.rc_context({"hatch.color": "#000000", "hatch.linewidth": s.thin_width * 0.6}):
+            ax.contourf(A, B, gap, levels=[gap.min() - 1.0, -1e-12], colors=[GAP_NEGATIVE_COLOR], hatches=["\\\\"],
                         zorder=0.7)
     ax.plot([u[0]], [u[1]], linestyle="none", marker="*", markersize=np.sqrt(s.marker_size) * 2.2,
-            markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000", zorder=5)
+            markerfacecolor=_style.CURSOR_FACE_COLOR, markeredgecolor="#000000", zorder=5)
     ax.set_xlim(a[0], a[-1])
     ax.set_ylim(c[0], c[-1])
     ax.set_aspect("equal", adjustable="box")

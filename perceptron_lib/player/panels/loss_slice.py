@@ -76,7 +76,7 @@ class LossSlice:
         self.path = Line2D([], [], color="#FFFFFF", linewidth=s.line_width * 0.8, marker="o",
                            markersize=np.sqrt(s.marker_size) * 0.5, markeredgecolor="#000000", zorder=4)
         self.point = Line2D([], [], linestyle="none", marker="*", markersize=np.sqrt(s.marker_size) * 2.2,
-                            markerfacecolor=_style.CURSOR_COLOR, markeredgecolor="#000000",
+                            markerfacecolor=_style.CURSOR_FACE_COLOR, markeredgecolor="#000000",
                             markeredgewidth=s.marker_edge * 1.5, zorder=5)
         ax.add_artist(self.path)
         ax.add_artist(self.point)
