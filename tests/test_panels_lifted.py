@@ -194,3 +194,27 @@ def test_lift_scene_panels_stand_apart_in_a_live_figure(rings, preset):
     z_name, y_name = live.axes[0].zaxis.label.get_window_extent(r), live.axes[1].yaxis.label.get_window_extent(r)
     air = 4 * live.fig.dpi / 72 - 0.5
     assert right.x0 - left.x1 >= air and y_name.x0 - z_name.x1 >= air
+
+
+def test_update_counts_labels_stand_apart():
+    """Each count sits beside its own point: no two labels touch (lesson 05 once showed "1" and "3" of two
+    neighbours as "13"), and none covers a point that has a count."""
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)  # lesson 05's data and run
+    run = fit_perceptron(kernels.lift(X), y)
+    counts = run.update_counts()
+    fig = style.subplots()[0]
+    ax = fig.axes[0]
+    pics.draw_update_counts(ax, X, y, counts, w=run.w, b=run.b)
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(r) for t in ax.texts]
+    assert len(boxes) == int((counts > 0).sum())
+    def apart(a, b):
+        return np.hypot(max(0, max(a.x0, b.x0) - min(a.x1, b.x1)), max(0, max(a.y0, b.y0) - min(a.y1, b.y1)))
+
+    # half a letter's height apart at least (the old labels came within 4 px, a third of it)
+    least = 0.5 * ax.texts[0].get_fontsize() * fig.dpi / 72
+    assert min(apart(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]) >= least
+    centres = ax.transData.transform(np.asarray(X)[counts > 0])
+    for a in boxes:
+        assert not any(a.contains(*c) for c in centres)

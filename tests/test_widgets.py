@@ -661,6 +661,23 @@ def test_homogeneous_run_arrows_from_origin():
         check_data_panel(p)
     xl, yl = p.panels[0].ax.get_xlim(), p.panels[0].ax.get_ylim()
     assert xl[0] < 0 < xl[1] and yl[0] < 0 < yl[1]  # the origin is in view
+    # with room around it, where every w arrow starts: not in a corner of the view
+    for lo, hi in (xl, yl):
+        assert min(-lo, hi) >= 0.2 * (hi - lo)
+
+
+def test_the_legend_names_every_kind_of_mark(blobs):
+    """The grey arrow (w before the update) is drawn at every update: the legend names it, as the prose does."""
+    run, X, y = blobs
+    p = StepThrough(run, X, y)
+    labels = [t.get_text() for t in p.panels[0].ax.get_legend().get_texts()]
+    assert labels == ["y = +1", "y = -1", "boundary", "boundary before", "w", "w before", "η·y·x", "current",
+                      "mistake"]
+    p.seek(3)
+    dp = p.panels[0]
+    assert dp.ghost.patch.get_visible() and dp.w_arrow.patch.get_visible()
+    p2 = StepThrough(run, X, y, data_panel=DataPanel(show_arrows=False))
+    assert "w before" not in [t.get_text() for t in p2.panels[0].ax.get_legend().get_texts()]
 
 
 def test_options_hide_parts(blobs):

@@ -212,6 +212,8 @@ class DataPanel:
             handles += [
                 Line2D([], [], color=_style.W_COLOR, linewidth=s.arrow_width, marker=">", markersize=s.arrow_head * 0.5,
                        label="w"),
+                Line2D([], [], color=_style.PREV_BOUNDARY_COLOR, linewidth=s.thin_width, marker=">",
+                       markersize=s.arrow_head * 0.4, label="w before"),
                 Line2D([], [], color=_style.UPDATE_COLOR, linewidth=s.arrow_width, marker=">",
                        markersize=s.arrow_head * 0.5, label="η·y·x"),
             ]

@@ -216,6 +216,43 @@ def draw_regions(ax, score, X, y, *, xlim=None, ylim=None, n=161, title=None, le
 # --------------------------------------------------------------------------- update counts
 
 
+def _label_offsets(ax, P, radii, labels, fontsize) -> list:
+    """Offsets in points (of each label's lower left corner) that put labels[j] beside the point P[j] (`radii`:
+    each point's marker radius in points). The largest points choose first: each label takes the first place
+    around its point that covers no other point and comes near no label placed before it, else the place that
+    covers least. Measured after the figure's layout has placed the axes."""
+    if ax.figure.get_layout_engine() is not None:
+        ax.figure.draw_without_rendering()
+    at = ax.transData.transform(P) * 72.0 / ax.figure.dpi
+    boxes = np.column_stack([at - radii[:, None], at + radii[:, None]])  # (x0, y0, x1, y1) of every marker
+
+    def covered(box, others):
+        if len(others) == 0:
+            return 0.0
+        o = np.asarray(others)
+        w = np.clip(np.minimum(box[2], o[:, 2]) - np.maximum(box[0], o[:, 0]), 0, None)
+        h = np.clip(np.minimum(box[3], o[:, 3]) - np.maximum(box[1], o[:, 1]), 0, None)
+        return float(np.sum(w * h))
+
+    placed, out = [], [None] * len(labels)
+    for j in np.argsort(-radii, kind="stable"):  # the largest points (the largest counts) choose first
+        text = labels[j]
+        w, h, r = 0.62 * fontsize * len(text), 0.8 * fontsize, radii[j] + 1.5
+        # up and right first, then around the point, then the same a little farther off
+        spots = [(dx, dy) for e in (0.0, 0.5 * fontsize) for dx, dy in
+                 ((r + e, 0.6 * r), (r + e, -h - 0.6 * r), (-w - r - e, 0.6 * r), (-w - r - e, -h - 0.6 * r),
+                  (r + 1 + e, -h / 2), (-w - r - 1 - e, -h / 2), (-w / 2, r + 1 + e), (-w / 2, -h - r - 1 - e))]
+        others = np.delete(boxes, j, axis=0)
+        cost = [covered((at[j, 0] + dx, at[j, 1] + dy, at[j, 0] + dx + w, at[j, 1] + dy + h), list(others) + placed)
+                for dx, dy in spots]
+        free = [i for i, c in enumerate(cost) if c == 0]
+        dx, dy = spots[free[0] if free else int(np.argmin(cost))]
+        gap = fontsize  # two labels closer than this read as one number ("1" and "3" as "13")
+        placed.append((at[j, 0] + dx - gap, at[j, 1] + dy - gap, at[j, 0] + dx + w + gap, at[j, 1] + dy + h + gap))
+        out[j] = (float(dx), float(dy))
+    return out
+
+
 def draw_update_counts(ax, X, y, counts, *, w=None, b=0.0, annotate=True, title=None, style=None):
     """The points by class, each sized by how often the perceptron updated on it.
 
@@ -240,9 +277,14 @@ def draw_update_counts(ax, X, y, counts, *, w=None, b=0.0, annotate=True, title=
         art.set_sizes(sizes[m] * (1.25 if art is pts.pos else 1.0))
         art.set_edgecolor("#000000")
     if annotate:
-        for p, k in zip(P[used], c[used], strict=True):
-            ax.annotate(str(k), p, xytext=(6, 5), textcoords="offset points", fontsize=s.legend_size,
-                        color="#000000", zorder=8)
+        labels = [str(k) for k in c[used]]
+        # marker radii in points (a triangle is drawn 1.25 times larger and reaches past its circle); a label may
+        # cover a pale point, never a used one or another label
+        radii = np.sqrt(sizes * np.where(y[used] > 0, 1.25 * 1.3, 1.0)) / 2
+        for p, text, (dx, dy) in zip(P[used], labels, _label_offsets(ax, P[used], radii, labels, s.legend_size),
+                                     strict=True):
+            ax.annotate(text, p, xytext=(dx, dy), textcoords="offset points", ha="left", va="bottom",
+                        fontsize=s.legend_size, color="#000000", zorder=8)
     if w is not None:
         _plot.draw_boundary(ax, w, b, style=s)
     handles = [
