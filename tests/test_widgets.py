@@ -794,3 +794,19 @@ def test_fallback_is_folded_and_fold_rejects_non_animations():
     assert html.endswith("</details>") and folded.nbytes < 2_000_000
     with pytest.raises(TypeError, match="StepThrough.to_html"):
         fold("x", "not an animation")
+
+
+def test_a_lifted_plane_that_misses_the_bowl_says_so():
+    """A lifted state whose circle has no real point (w1 x + w2 y + w3 (x² + y²) + b is never 0) draws no
+    boundary: the note says why, and which label every point gets, not "boundary outside the view"."""
+    X2 = np.array([[-2.17, 0.69], [-1.8, -1.3]])  # two points of class +1, as a student may place them
+    y2 = np.array([1, 1])
+    Z = kernels.lift(X2)
+    run = fit_perceptron(Z, y2)
+    p = StepThrough(run, Z, y2)
+    p.seek(1)
+    dp = p.panels[0]
+    assert kernels.circle_from_plane(run.history.w[1], run.history.b[1]).kind == "empty"
+    assert len(dp.boundary.get_xydata()) == 0
+    assert dp.scale_text.get_text() == "no circle: every point gets +1"
+    assert np.all(scores(run.history.w[1], run.history.b[1], Z) > 0)  # as the note says

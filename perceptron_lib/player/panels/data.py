@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core import kernels as _kernels
 from ...core.perceptron import is_mistake, scores
 from ...draw import arrows as _arrows
 from ...draw import plotting as _plot
@@ -294,6 +295,15 @@ class DataPanel:
             sc = _nice_scale(sc * 0.99)
         return anchors[0], sc
 
+    def _no_circle(self, w2, b2) -> bool:
+        """True when a lifted state's circle has no real point (w1 x + w2 y + w3 (x² + y²) + b never 0)."""
+        if self.mode != "lifted" or w2[2] == 0:
+            return False
+        try:
+            return _kernels.circle_from_plane(w2, b2).kind == "empty"
+        except ValueError:  # w3 so small that the curve is a line to machine precision
+            return False
+
     def update(self, k):
         run, h = self.run, self.run.history
         st = h[k]
@@ -336,7 +346,9 @@ class DataPanel:
         if not np.any(w2[:2]) and not (self.mode == "lifted" and np.any(w2)):
             notes.append("w = 0: no boundary yet")  # the legend lists a boundary: say why none is drawn
         seg = self.boundary.get_xydata()
-        if np.any(w2[:2]) and len(seg) == 0:
+        if self._no_circle(w2, b2):  # the plane misses the bowl: no point of the plane is on the boundary
+            notes.append(f"no circle: every point gets {'+1' if w2[2] > 0 else '−1'}")
+        elif np.any(w2[:2]) and len(seg) == 0:
             notes.append("boundary outside the view")
         elif len(seg) and not all(self._inside(q, margin=-1e-6) for q in seg):
             notes.append("boundary partly outside the view")  # a lifted circle; the axes clip it
