@@ -204,7 +204,7 @@ def test_summary_of_separable_data_with_offset():
     assert s.mistakes == run.mistakes <= s.bound and s.converged
     lines = summary_lines(s)
     assert lines[1].startswith("A line separates them: R = ") and "through the origin" not in lines[1]
-    assert lines[2].startswith("Bound with offset (b*²+1)(1+R²)/γ² = ") and "b* the best line's offset" in lines[2]
+    assert lines[2].startswith("Bound with offset (b*²+1)(1+R²)/γ² = ") and "b* the offset of the best line" in lines[2]
     assert lines[3].startswith(f"Mistakes made: {run.mistakes}, within the bound")
     assert summary_lines(s, separator="circle")[1].startswith("A circle separates them")
 

@@ -109,7 +109,7 @@ def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
         out.append(f"A {separator}{through} separates them: R = {num(s.R)}, best margin γ = {num(s.gamma)}.")
         if s.fit_bias:
             # b* is the best separator's offset (lesson 04), not the run's b shown above: say so
-            out.append(f"Bound with offset (b*²+1)(1+R²)/γ² = {num(s.bound)}, b* the best {separator}'s offset"
+            out.append(f"Bound with offset (b*²+1)(1+R²)/γ² = {num(s.bound)}, b* the offset of the best {separator}"
                        f"  [(R/γ)² = {num(s.bound_plain)}].")
         else:
             out.append(f"Bound (R/γ)² = {num(s.bound)}.")
