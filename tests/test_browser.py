@@ -19,6 +19,7 @@ folder holding ``notebooks/`` (for trying them on scratch notebooks).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -116,19 +117,23 @@ JS_STATE = """async (el) => {
   const kbox = el.querySelector('.perceptron-k input');  // a player's "update k" box
   const handle = kbox ? null : q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
   const html = q('.widget-html .widget-html-content', '.widget-html-content');
-  let hash = null;
+  let hash = null, png = null;
   for (let attempt = 0; attempt < 5 && img && img.src; attempt++) {
     try {  // the src is a blob URL, revoked when the next frame arrives: retry then
       const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
       let h = 2166136261;
       for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 16777619) >>> 0; }
       hash = h.toString(16) + ':' + bytes.length;
+      let bin = '';  // the bytes themselves (base64), to save both pictures when two that should match differ
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      png = btoa(bin);
       break;
     } catch (e) { await new Promise((r) => setTimeout(r, 50)); }
   }
   return {
     src: img ? img.src : null,
     hash,
+    png,
     readout: html ? html.innerText : null,
     k: kbox ? Number(kbox.value) : handle ? Number(handle.getAttribute('aria-valuenow')) : null,
     kmin: kbox ? Number(kbox.min) : handle ? Number(handle.getAttribute('aria-valuemin')) : null,
@@ -267,6 +272,15 @@ def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
     return _state(el)
 
 
+def _save_pair(nb: str, i: int, what: str, a: dict, b: dict) -> str:
+    """Write two pictures that should be equal to the artifacts folder, for a diff; their common name."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = f"{nb.replace('/', '__').removesuffix('.ipynb')}-player{i}-{what}"
+    for tag, s in (("before", a), ("after", b)):
+        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(s["png"]))
+    return str((ARTIFACTS / f"{stem}-{{before,after}}.png").relative_to(REPO))
+
+
 def _check_player(page, nb: str, i: int, player) -> list[str]:
     where = f"{nb}: player {i}"
     player.scroll_into_view_if_needed()
@@ -288,7 +302,10 @@ def _check_player(page, nb: str, i: int, player) -> list[str]:
     s2 = _click_and_wait(page, player, _button(player, "Back"), s1, f"{where}: Back")
     assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
     assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
-    assert s2["hash"] == s0["hash"], f"{where}: Back did not restore the picture (bytes differ)"
+    if s2["hash"] != s0["hash"]:
+        saved = _save_pair(nb, i, "back", s0, s2)
+        raise AssertionError(f"{where}: Back did not restore the picture (bytes differ: {s0['hash']} then "
+                             f"{s2['hash']}; both saved as {saved})")
 
     # Play: the kernel's timer advances the slider; the same button, then reading "Pause", stops it.
     start = s2["k"]
