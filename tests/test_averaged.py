@@ -215,6 +215,27 @@ def test_pocket_is_a_ratchet_loop():
     assert (pk.k, pk.errors, pk.evaluations) == (best, best_err, run.mistakes + 1)
 
 
+@pytest.mark.parametrize("update_on", ["nonpositive", "negative", "sign"])
+def test_pocket_counts_errors_with_the_runs_own_test(update_on):
+    # points on a line through the origin: at w = 0 every score is exactly 0, and the three tests
+    # disagree about it (all errors, none, the y = +1 points)
+    X, y = np.array([[1.0, 1.0], [2.0, 2.0], [-1.0, -1.0], [3.0, 3.0]]), np.array([1.0, -1.0, -1.0, 1.0])
+    run = fit_perceptron(X, y, max_epochs=3, update_on=update_on, fit_bias=False)
+    pk = pocket(run, X, y)
+    h = run.history
+    plain = []
+    for wk, bk in zip(h.w, h.b, strict=True):
+        s = X @ wk + bk
+        if update_on == "nonpositive":
+            plain.append(int(np.sum(y * s <= 0)))
+        elif update_on == "negative":
+            plain.append(int(np.sum(y * s < 0)))
+        else:
+            plain.append(int(np.sum(np.where(s > 0, 1, -1) != y)))
+    assert pk.errors_per_state.tolist() == plain
+    assert pk.errors_per_state[0] == {"nonpositive": 4, "negative": 0, "sign": 2}[update_on]
+
+
 # ---------------------------------------------------------------- the hinge-loss bound
 
 

@@ -21,6 +21,7 @@ def test_placeholders_are_not_attempted():
 
 def test_averaged(ar):
     assert nb06.check_averaged((1.25, 2.5, 0.25)).correct
+    assert "correct. The run makes" in nb06.check_averaged((1.25, 2.5, 0.25)).message
     assert nb06.check_averaged([np.array([1.25, 2.5]), 0.25]).correct
     assert "before" in nb06.check_averaged(_before(ar)).message
     assert "last line" in nb06.check_averaged((1.0, 3.0, 0.0)).message
@@ -49,6 +50,11 @@ def test_margin_step():
     assert nb06.check_margin_step(0.3, X, y).correct
     assert not nb06.check_margin_step(1.0, X, y).correct
     assert "too small" in nb06.check_margin_step(1e-4, X, y).message
+    assert "1/eta updates" in nb06.check_margin_step(1e-4, X, y).message
+    hint = nb06.check_margin_step(1.0, X, y).message  # reads the student's step: its neighbours' shares
+    assert "0.917" in hint and "eta = 0.8 gives 0.968" in hint and "not always better" in hint
+    praise = nb06.check_margin_step(0.3, X, y).message
+    assert "correct. With eta = 0.3" in praise and "shortest" not in praise
     for bad in (-1, 0, "a", [1, 2], np.inf):
         assert nb06.check_margin_step(bad, X, y).status == "wrong"
     assert nb06.check_margin_step(0.3).status == "wrong"  # no data: explained, not raised

@@ -4,9 +4,9 @@
 number of passes and keeps, besides the usual `Run`, how long each intermediate state survived.
 From that record come the three predictors of Freund and Schapire (1999): the last line, the
 averaged line (the mean of the states after each example, kept as a running sum at no extra cost
-per pass) and the vote of all the states weighted by their survival. `pocket` is Gallant's third
-answer: the state with the fewest training errors, at the price of one pass over the data per
-state.
+per pass) and the vote of all the states weighted by their survival. `pocket` is the course's
+variant of Gallant's third answer: the state of the run with the fewest training errors, at the
+price of one pass over the data per state.
 
 Convention (the same as scikit-learn's ``SGDClassifier(average=True)`` and Freund and Schapire's
 ``c_k``): after each of the T examples seen, the current state is the state after that example's
@@ -30,7 +30,7 @@ from .._validation import (
     check_X_y,
     read_only,
 )
-from .perceptron import UPDATE_RULES, scores, step
+from .perceptron import UPDATE_RULES, is_mistake, scores, step
 from .runs import History, Run
 from .training import ORDERS, check_margin
 
@@ -248,7 +248,8 @@ class Pocket:
         The state kept (0 is the start); the earliest among equally good states.
     w, b : ndarray (d,), float
     errors : int
-        Its training errors (examples with ``y_i(<w,x_i>+b) <= 0``).
+        Its training errors: the examples that `perceptron.is_mistake` with the run's `update_on`
+        (threshold 0) counts as mistakes.
     errors_per_state : ndarray of int, shape (K + 1,)
         The training errors of every state of the run.
     evaluations : int
@@ -268,12 +269,22 @@ class Pocket:
 
 
 def pocket(run: Run, X, y) -> Pocket:
-    """The pocket algorithm with ratchet, read off a run: keep the state with fewest training errors.
+    """The state of a run with the fewest training errors (the course's pocket), read off the run.
 
-    As the run goes, after each update the new state's training errors are counted over the whole
-    data, and it replaces the one in the pocket only if it has strictly fewer (so the earliest of
-    equally good states stays). The errors are integers (from scores snapped at 0, see
-    `perceptron.scores`), so the choice is exact. Cost: one pass over the data per state.
+    Every state of the run (the start and the state after each update) has its training errors
+    counted over the whole data, and the first state with the fewest is kept: a later state
+    replaces the one in the pocket only if it has strictly fewer. An error is what the run itself
+    counts as a mistake at threshold 0: `perceptron.is_mistake` with the run's `update_on` (so a
+    score of exactly 0 is an error for "nonpositive" and "sign" with y = +1, not for "negative"); a
+    margin run's threshold is not used, since a training error is a point on the wrong side, not
+    one inside the margin. The scores are exact at 0 (`perceptron.scores`), so the counts are
+    integers decided the same way on every machine. Cost: one pass over the data per state, K + 1
+    passes.
+
+    This is a variant of Gallant's (1990) pocket algorithm, which keeps the weights with the longest
+    run of consecutive correct classifications and counts training errors only when a run beats
+    the pocket's (the ratchet). Either way the pocket is the best of the run's own states only: a
+    line that is not a state of the run (the averaged line, for one) can have fewer errors.
 
     Examples
     --------
@@ -290,6 +301,6 @@ def pocket(run: Run, X, y) -> Pocket:
     errs = np.empty(len(h), dtype=np.int64)
     for lo in range(0, len(h), 256):
         s = scores(h.w[lo : lo + 256], h.b[lo : lo + 256], X)
-        errs[lo : lo + 256] = (y * s <= 0).sum(axis=1)
+        errs[lo : lo + 256] = is_mistake(s, y, run.update_on).sum(axis=1)
     k = int(np.argmin(errs))  # the first minimum: strict improvement only
     return Pocket(k=k, w=h.w[k].copy(), b=float(h.b[k]), errors=int(errs[k]), errors_per_state=errs, evaluations=len(h))

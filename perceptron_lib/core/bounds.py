@@ -170,9 +170,10 @@ class HingeBound:
     Attributes
     ----------
     bound : float
-        Freund and Schapire's ``((R + D) / gamma)^2``.
+        Freund and Schapire's ``((R + D) / gamma)^2`` (their Theorem 2).
     bound_linear : float
-        The same fact in terms of the total hinge loss L: ``L + (R/gamma) sqrt(L) + (R/gamma)^2``.
+        A different bound, from the total hinge loss L: ``L + (R/gamma) sqrt(L) + (R/gamma)^2``.
+        Neither of the two implies the other.
     R : float
         Radius of the sequence, max ||x_t||.
     gamma : float
@@ -194,19 +195,27 @@ class HingeBound:
 
 
 def hinge_mistake_bound(X, y, *, u, gamma: float, passes: int = 1) -> HingeBound:
-    """Mistake bounds of the perceptron through the origin that need no separating line.
+    """Two mistake bounds of the perceptron through the origin that need no separating line.
 
-    For any unit u and any gamma > 0, the perceptron from w = 0 (test ``<= 0``, any eta) run on a
-    sequence of examples with ``||x_t|| <= R`` makes at most ``((R + D) / gamma)^2`` mistakes,
-    where D is the root of the summed squared shortfalls ``d_t = max(0, gamma - y_t <u, x_t>)``
-    (Freund and Schapire 1999, Theorem 1); equivalently, with L the total hinge loss of u/gamma,
-    at most ``L + (R/gamma) sqrt(L) + (R/gamma)^2`` (the same argument, summed differently). Both
-    hold for every u and gamma, so the smallest over them is a bound too. When u separates with
-    margin gamma, D = L = 0 and both are Novikoff's ``(R/gamma)^2``.
+    Let the perceptron run from w = 0 (test ``<= 0``, any eta) on a sequence of examples with
+    ``||x_t|| <= R``. For any unit u and any gamma > 0 let ``d_t = max(0, gamma - y_t <u, x_t>)`` be
+    the shortfall of example t and ``D = sqrt(sum_t d_t^2)``. Then the run makes at most
+    ``((R + D) / gamma)^2`` mistakes (Freund and Schapire 1999, Theorem 2; their Theorem 1 is
+    Block-Novikoff's). Proof: give occurrence t its own extra coordinate of size Delta; the data
+    become separable with margin ``gamma / sqrt(1 + D^2 / Delta^2)``, Novikoff's bound applies, and
+    ``Delta^2 = R D`` minimises it.
+
+    A separate bound comes from Novikoff's two inequalities directly: with
+    ``L = sum_t max(0, 1 - y_t <u, x_t> / gamma)`` the total hinge loss of u / gamma,
+    ``M - L <= (R/gamma) sqrt(M)``, so ``M <= L + (R/gamma) sqrt(L) + (R/gamma)^2``. Neither bound
+    implies the other: in the example below the first gives 4 and the second 3, and on other data
+    the order is the other way round. Both hold for every u and gamma, so the
+    smallest over them is a bound too. When u separates with margin gamma, D = L = 0 and both are
+    Novikoff's ``(R/gamma)^2``.
 
     The sequence here is the data (X, y) repeated `passes` times (in any order within a pass):
-    D^2 and L grow with the passes. With an offset, apply it to the points (1, x) as
-    `offset_mistake_bound` does.
+    every occurrence has its own shortfall, so D^2 and L grow with the passes. With an offset,
+    apply the bounds to the points (1, x) as `offset_mistake_bound` does.
 
     Examples
     --------
