@@ -94,3 +94,20 @@ def test_tight_says_tight_only_at_ratio_one():
     """Issue 15: reaching the bound (ratio 1.00) is reported as a tight bound; half is not."""
     full = nb04.check_tight((np.eye(4), np.ones(4)))
     assert full.correct and "ratio 1.00" in full.message and "the bound is tight" in full.message
+
+
+def test_half_bound_hint_reads_the_points():
+    """Issue 31: from the lesson's start (ratio 0.49) and after dragging a point toward the line (bound 10),
+    the hint names the points that never caused an update and says that a thinner margin raises the bound."""
+    X4 = np.array([[1.0, 1.0], [1.5, -0.5], [-1.0, -1.0], [-0.5, 1.5]])
+    y4 = np.array([1.0, 1.0, -1.0, -1.0])
+    start = nb04.check_half_bound((X4, y4)).message
+    assert "0.49 of it" in start and "Points 1 and 2" in start and "would give 0.74" in start
+    assert "Shrink the margin" not in start and "raises the bound, not the mistakes" in start
+    dragged = X4.copy()
+    dragged[1] = [0.5, 0.3]
+    msg = nb04.check_half_bound((dragged, y4)).message
+    assert "bound 10.00" in msg and "0.20 of it" in msg and "Points 1 and 2" in msg
+    every = np.array([[1.4, 1.3], [-0.4, -0.1], [1.3, 0.7], [1.3, 1.0]])  # every point updates; gamma 0.082
+    msg = nb04.check_half_bound((every, np.array([1.0, 1.0, -1.0, -1.0]))).message
+    assert "Every point caused an update" in msg and "gamma = 0.082 is set by point 0" in msg

@@ -155,7 +155,8 @@ def test_augmentation_argument_step_by_step(seed):
     hb = hinge_mistake_bound(X, y, u=u, gamma=gamma, passes=passes)
     assert hb.bound == pytest.approx(novikoff)
     L = np.sum(xi) / gamma
-    assert m - L <= R / gamma * np.sqrt(m) + 1e-9 and hb.bound_linear == pytest.approx(L + R / gamma * np.sqrt(L) + (R / gamma) ** 2)
+    assert m - L <= R / gamma * np.sqrt(m) + 1e-9
+    assert hb.bound_linear == pytest.approx(L + R / gamma * np.sqrt(L) + (R / gamma) ** 2)
 
 
 def test_neither_hinge_bound_implies_the_other():

@@ -167,6 +167,32 @@ def check_half_bound(answer, *, points=4, fraction=0.5):
     run = fit_perceptron(X, y, fit_bias=False, max_epochs=_MAX_UPDATES)
     ratio = run.mistakes / bound
     if ratio < fraction:
-        return False, "", (f"{run.mistakes} mistakes against the bound {bound:.2f}: {ratio:.2f} of it, and you need "
-                           f"{fraction}. Shrink the margin: bring the two classes closer to the separating line.")
+        return False, "", _half_bound_hint(X, y, run, bound, fraction)
     return True, f"{run.mistakes} mistakes against the bound {bound:.2f}: {ratio:.2f} of it, and never above it."
+
+
+def _half_bound_hint(X, y, run, bound: float, fraction: float) -> str:
+    """Exercise 4.3's next move, read from the student's points: which points never caused an update, or
+    which point holds the margin down."""
+    from ..core.bounds import mistake_bound
+
+    said = (f"{run.mistakes} mistakes against the bound {bound:.2f}: {run.mistakes / bound:.2f} of it, and you need "
+            f"{fraction}.")
+    idle = sorted(set(range(len(y))) - set(np.asarray(run.history.i).tolist()))
+    if idle:
+        names = " and ".join(map(str, idle))
+        one_more = (run.mistakes + 1) / bound
+        which = (f"Point {names} (counting from 0) never caused an update: when its turn came, the run's line "
+                 "had it" if len(idle) == 1 else
+                 f"Points {names} (counting from 0) never caused an update: when their turns came, the run's "
+                 "line had them")
+        return (f"{said} {which} right already. One more mistake with the bound where it is would give "
+                f"{one_more:.2f}. Move "
+                f"{'it' if len(idle) == 1 else 'one of them'} so that the line the run holds at its turn gets it "
+                "wrong (the player shows that line), about as far from the origin as the others. Bringing a point "
+                "closer to the separating line raises the bound, not the mistakes.")
+    mb = mistake_bound(X, y)
+    nearest = int(np.argmin(y * (X @ mb.w)))
+    return (f"{said} Every point caused an update, so the bound is what is too large: its margin gamma = "
+            f"{mb.gamma:.3f} is set by point {nearest}, the nearest to the best line through the origin. Move it "
+            "away from that line, so that gamma grows and the bound falls while the mistakes stay.")
