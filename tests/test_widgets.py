@@ -810,3 +810,27 @@ def test_a_lifted_plane_that_misses_the_bowl_says_so():
     assert len(dp.boundary.get_xydata()) == 0
     assert dp.scale_text.get_text() == "no circle: every point gets +1"
     assert np.all(scores(run.history.w[1], run.history.b[1], Z) > 0)  # as the note says
+
+
+@pytest.mark.browser
+def test_two_recordings_of_the_same_run_on_one_page_each_step_their_own_picture(chromium, tmp_path):
+    """Lesson 05's site page showed the same run twice: both recordings had one id, and the second's buttons
+    drove the first. Each script now drives the recording it stands in."""
+    from perceptron_lib.player.recording import recording_page
+
+    frames = [("AAAA", "first picture", "k = 0"), ("BBBB", "second picture", "k = 1")]
+    one = recording_page(frames)
+    page_file = tmp_path / "two.html"
+    page_file.write_text(f"<!doctype html><html lang='en'><body>{one}<p>between</p>{one}</body></html>")
+    page = chromium.new_page()
+    try:
+        page.goto(page_file.as_uri())
+        recs = page.locator(".perceptron-recording")
+        assert recs.count() == 2
+        recs.nth(1).locator("button[data-act=step]").click()
+        assert recs.nth(1).locator(".rec-readout").inner_text() == "k = 1"
+        assert recs.nth(0).locator(".rec-readout").inner_text() == "k = 0"
+        recs.nth(0).locator("button[data-act=step]").click()
+        assert recs.nth(0).locator(".rec-readout").inner_text() == "k = 1"
+    finally:
+        page.close()

@@ -107,7 +107,8 @@ def fold(summary: str, *parts) -> Folded:
     return Folded(summary, parts)
 
 
-_SCRIPT = """(function(){var r=document.getElementById(%(id)s);if(!r||r.dataset.ready)return;r.dataset.ready=1;
+_SCRIPT = """(function(){var s=document.currentScript,r=s&&s.parentNode;
+if(!r||r.id!==%(id)s)r=document.getElementById(%(id)s);if(!r||r.dataset.ready)return;r.dataset.ready=1;
 var F=JSON.parse(r.querySelector('script[type="application/json"]').textContent),k=0,t=null,
 img=r.querySelector('img'),out=r.querySelector('.rec-readout'),rng=r.querySelector('input'),
 pb=r.querySelector('[data-act=play]');
@@ -134,7 +135,8 @@ def recording_page(frames, *, interval_ms=500, label="recorded run") -> str:
     """A self-contained HTML player of recorded frames: ``frames`` is a list of
     ``(png_base64, alt_text, readout_text)``; buttons and a labelled range input, keys
     (arrows, Home/End, space), no network. The element id is a hash of the content, so the same
-    frames give the same page.
+    frames give the same page; the script drives the recording it stands in (``document.currentScript``), so
+    two recordings of the same frames on one page each step their own picture.
 
     The readout stands beside the picture where the page is wide enough (a 1280 px slide), under
     it where not. Its box is as tall as the tallest frame's readout from the start (the script
