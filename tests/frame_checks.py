@@ -9,7 +9,9 @@ what is wrong with it:
   that axes' box: a point on the axes' edge, an arrowhead cut by the edge, a label running out;
 * ``crosses``: a note (a text in an axes, or its legend) that a line, an arrow or a point runs through;
 * ``cut``: a text of the figure (title, tick label, axis label, legend) that is not wholly inside it;
-* ``smallest_px``: the smallest text of the picture, in CSS pixels at its own size.
+* ``smallest_px``: the smallest text of the picture, in CSS pixels at its own size;
+* ``paths`` (players): the steps whose frame depends on the way the player got there (#34). The frame at k
+  must be the same bytes after 0 -> k (Step), after K -> k (Back), after a jump, and as first shown.
 
 Everything is measured on the figure's own pixels (its artists' window extents, marker sizes included),
 so the check is the picture the student sees.
@@ -18,6 +20,7 @@ so the check is the picture the student sees.
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 from pathlib import Path
 
@@ -201,6 +204,37 @@ def check_figure(fig, css_per_px: float) -> dict:
             "smallest_pt": smallest}
 
 
+def _digest(player) -> str:
+    return hashlib.sha1(player.frame_png()).hexdigest()
+
+
+def path_differences(player) -> list[str]:
+    """Where a player's frame at k is not the same bytes whatever the path to k (empty when none).
+
+    The frame as first shown (at the step the notebook left it) is the reference for that step; then every
+    step forward from 0 (Step), every step back from K (Back), and jumps across the run (the "update k" box,
+    Reset, End). Leaves the player where it found it.
+    """
+    K, k0, first = player.K, player.k, _digest(player)
+    player.seek(0)
+    ahead = [_digest(player)]
+    for _ in range(K):
+        player.next()
+        ahead.append(_digest(player))
+    wrong = [f"k = {k0}: the frame as first shown differs from the frame after steps from 0"] if first != ahead[k0] else []
+    for k in range(K - 1, -1, -1):
+        player.prev()
+        if _digest(player) != ahead[k]:
+            wrong.append(f"k = {k}: Back from {k + 1} gives another frame than Step from {k - 1 if k else 'the start'}")
+    jumps = [K, 0, K // 2, K, 1, K // 3, K - 1, 0] if K > 1 else [K, 0, K]
+    for k in jumps:
+        player.seek(k)
+        if _digest(player) != ahead[k]:
+            wrong.append(f"k = {k}: a jump to {k} gives another frame than steps from 0")
+    player.seek(k0)
+    return wrong
+
+
 def report(out_dir) -> str:
     """Save and check every player's first and last frame and every live figure's frame; JSON of the findings."""
     from perceptron_lib.player.live import LiveFigure
@@ -214,6 +248,7 @@ def report(out_dir) -> str:
     for i, o in enumerate(objs):
         style = o.style if isinstance(o, StepThrough) else o._style
         if isinstance(o, StepThrough):
+            paths = path_differences(o)  # first: the frame as the notebook left it is one of the references
             fig = o.figure
             ks = (0, o.K)
         else:
@@ -231,6 +266,7 @@ def report(out_dir) -> str:
             found.append(facts)
         if isinstance(o, StepThrough):
             o.seek(0)
+            found[-1]["paths"] = paths
     return json.dumps(found)
 
 

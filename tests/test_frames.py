@@ -8,7 +8,9 @@ the frames to ``tests/artifacts/frames/<preset>/<lesson>/`` and measures them in
 * no text of the picture is cut by its edge;
 * the smallest text is at least 11 CSS px (notebook) or 18 CSS px (lecture) when the picture is shown
   at 0.9 of its size (the least the browser test allows);
-* the picture's CSS size fits the room a 1440x900 JupyterLab gives it (`render.MAX_CSS`).
+* the picture's CSS size fits the room a 1440x900 JupyterLab gives it (`render.MAX_CSS`);
+* a player's frame at k is the same bytes whatever the path to k: as first shown, after Step from 0, after
+  Back from K, after a jump (`frame_checks.path_differences`, #34).
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import pytest
 from nbclient import NotebookClient
 
 from perceptron_lib.player.render import MAX_CSS
+from tools import course_export as ce
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "artifacts" / "frames"
-LESSONS = sorted(p.name for p in (REPO / "notebooks").glob("0[0-9]_*.ipynb"))
+LESSONS = [p.name for p in ce.lessons()]
 SMALLEST_CSS_PX = {"notebook": 11.0, "lecture": 18.0}
 LEAST_SCALE = 0.9
 
@@ -51,10 +54,48 @@ def test_frames(nb, preset):
     wrong = []
     for f in found:
         where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
-        wrong += [f"{where}: {x}" for x in f["leaves"] + f["crosses"] + f["cut"]]
+        wrong += [f"{where}: {x}" for x in f["leaves"] + f["crosses"] + f["cut"] + f.get("paths", [])]
         shown = f["smallest_pt"] * f["px_per_pt"] * LEAST_SCALE
         if shown < SMALLEST_CSS_PX[preset] - 1e-9:
             wrong.append(f"{where}: smallest text {f['smallest_pt']} pt is {shown:.1f} CSS px at scale {LEAST_SCALE}")
         if f["css"][0] > MAX_CSS[0] or f["css"][1] > MAX_CSS[1]:
             wrong.append(f"{where}: picture {f['css']} CSS px is larger than {MAX_CSS}")
     assert not wrong, "\n".join(wrong)
+
+
+class _Caption:
+    """A panel that writes the step into a text and asks for a full draw at even steps; `moves` says whether
+    `update` hands the text back as moving."""
+
+    def __init__(self, moves):
+        self.moves, self.redraw = moves, False
+
+    def draw(self, ax, run, X, y):
+        self.text = ax.text(0.5, 0.5, "", transform=ax.transAxes, ha="center")
+        return []
+
+    def update(self, k):
+        self.text.set_text(f"step {k}" + "!" * k)
+        self.redraw = k % 2 == 0
+        return [self.text] if self.moves else []
+
+
+@pytest.mark.parametrize("moves", [True, False])
+def test_path_differences_finds_a_frame_that_depends_on_the_path(moves):
+    """The check is not vacuous: a panel that changes a text without handing it back leaves a stale background
+    (the text of the step of the last full draw stays under the blits after it: at an odd k, the text of k - 1
+    after Step and of k + 1 after Back), and the check names those steps."""
+    import frame_checks
+    import numpy as np
+
+    from perceptron_lib import fit_perceptron
+    from perceptron_lib.player import StepThrough
+
+    X = np.array([[1.0, 1.0], [1.5, -0.5], [-1.0, -1.0], [-0.5, 1.5], [0.2, 0.1], [-0.1, -0.3]])
+    y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
+    player = StepThrough(fit_perceptron(X, y), X, y, data_panel=False, panels=[_Caption(moves)])
+    assert player.K >= 3
+    wrong = frame_checks.path_differences(player)
+    assert (wrong == []) is moves, wrong
+    if not moves:
+        assert any("Back from" in w for w in wrong), wrong
