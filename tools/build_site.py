@@ -1,4 +1,4 @@
-"""Build the static, offline course site: ``make site`` runs ``python -m tools.build_site --out _site``.
+"""Build the static, offline course site: ``make site`` runs ``python -m tools.build_site``.
 
 The site is an index page (the course map: the lessons in order, with their time and their
 solutions) and one page per notebook, exported with nbconvert from the notebooks' stored
@@ -11,6 +11,7 @@ Layout of the output folder::
 
     index.html                      the course map
     00_start_here.html ...          one page per lesson
+    glossary.html                   the course's words and symbols (notebooks/glossary.md)
     solutions/NN_topic_solutions.html
     mathjax/                        MathJax 3 (TeX input, SVG output), one 2.3 MB file
 
@@ -22,8 +23,10 @@ notebook that fails to re-run is exported from its saved outputs, with a WARNING
 it. ``--notebooks DIR`` exports another folder of notebooks (used by the tests).
 
 ``--audience student`` (the default, what ``make site`` builds to hand to students) leaves the
-solutions out: no solution page and no link to one. ``--audience instructor`` (``make site
-AUDIENCE=instructor``) includes them. ``--no-solutions`` leaves them out whatever the audience.
+solutions out: no solution page and no link to one, in ``_site/``. ``--audience instructor`` (``make
+site AUDIENCE=instructor``) includes them, in a folder of its own, ``_site-instructor/``, and every page
+of it says at its top that it holds the solutions; it refuses to write into the students' ``_site/``.
+``--no-solutions`` leaves them out whatever the audience.
 """
 
 from __future__ import annotations
@@ -31,15 +34,58 @@ from __future__ import annotations
 import argparse
 import html
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
+import nbformat
 from nbconvert.exporters import HTMLExporter
+from nbconvert.preprocessors import Preprocessor
 
 from tools import course_export as ce
 
 COURSE_TITLE = "The perceptron, step by step"
+
+#: The glossary, a markdown file beside the lessons that every lesson links to; the site makes it a page.
+GLOSSARY = "glossary.md"
+_GLOSSARY_LINK_RE = re.compile(r"(?P<pre>\]\(\s*<?|href=[\"'])(?P<path>(?:\.\./)?)glossary\.md")
+
+
+class GlossaryLinks(Preprocessor):
+    """Point the markdown cells' links to ``glossary.md`` at the site's ``glossary.html``."""
+
+    def preprocess(self, nb, resources):
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                cell.source = _GLOSSARY_LINK_RE.sub(r"\g<pre>\g<path>glossary.html", cell.source)
+        return nb, resources
+
+
+def glossary_notebook(path: Path):
+    """The glossary as a notebook of one markdown cell, so that it is exported like the lessons."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_markdown_cell(Path(path).read_text(encoding="utf-8")))
+    return nb
+
+
+#: Where each audience's site goes by default; the instructor's never goes into the students' folder.
+OUT_DIRS = {"student": ce.ROOT / "_site", "instructor": ce.ROOT / "_site-instructor"}
+#: The first thing on every page of the instructor's site (white on dark red: 9.3:1, WCAG AAA).
+INSTRUCTOR_MARK = (
+    '<p class="course-instructor-mark" role="note" style="margin:0;padding:0.6em 1em;background:#8b1a1a;'
+    'color:#fff;font:600 16px/1.4 system-ui,sans-serif">For the instructor: this copy of the course holds the '
+    'solutions. Do not hand it to students; <code style="color:#fff">make site</code> builds theirs.</p>'
+)
+_BODY_RE = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
+
+
+def mark_for_instructor(page: str) -> str:
+    """`page` with `INSTRUCTOR_MARK` first in its body."""
+    found = _BODY_RE.search(page)
+    if found is None:
+        raise ValueError("a page without a <body> tag cannot carry the instructor's mark")
+    return page[: found.end()] + "\n" + INSTRUCTOR_MARK + page[found.end() :]
 
 
 def _rel(target: Path, start: Path) -> str:
@@ -65,16 +111,21 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
         config=ce.page_config(),
     )
     exporter.register_preprocessor(ce.CourseLinks(link_suffix=".html", link_targets=targets), enabled=True)
-    nb = ce.read(path)
-    nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
+    exporter.register_preprocessor(GlossaryLinks(), enabled=True)
+    if path.suffix == ".md":  # the glossary: text only, nothing to re-run
+        nb = glossary_notebook(path)
+    else:
+        nb = ce.read(path)
+        nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
     resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     page.write_text(body, encoding="utf-8")
     return page
 
 
-def index_page(entries: list[dict]) -> str:
-    """The course map: one row per lesson, in order, with its time and a link to its solutions."""
+def index_page(entries: list[dict], *, glossary: str | None = None) -> str:
+    """The course map: one row per lesson, in order, with its time and a link to its solutions
+    (and to the `glossary` page, if given)."""
     rows = []
     for e in entries:
         sol = f' &middot; <a href="{e["solutions"]}">solutions</a>' if e.get("solutions") else ""
@@ -84,6 +135,8 @@ def index_page(entries: list[dict]) -> str:
             f'<div class="file">{html.escape(e["name"])}.ipynb</div></li>'
         )
     items = "\n".join(rows)
+    words = (f'<p>Forgot a word or a symbol? The <a href="{glossary}">glossary</a> has each one, with the lesson '
+             "that introduces it.</p>") if glossary else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -109,6 +162,7 @@ ones before it.</p>
 <ol class="course" start="0">
 {items}
 </ol>
+{words}
 <p class="note">This is the offline copy of the course: every figure is here, and each player is a
 recorded animation that you step through with the buttons above its picture. It needs no
 internet and no Python. To change the code and run it, open the notebooks with <code>make lab</code>.</p>
@@ -118,8 +172,11 @@ internet and no Python. To change the code and run it, open the notebooks with <
 
 
 def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions: bool = True,
-          style: str = "saved") -> dict:
-    """Build the site into `out_dir` (emptied first); returns a summary with the pages and the size."""
+          style: str = "saved", instructor_mark: bool = False) -> dict:
+    """Build the site into `out_dir` (emptied first); returns a summary with the pages and the size.
+
+    With `instructor_mark` every page says at its top that the site holds the solutions.
+    """
     start = time.monotonic()
     out_dir = Path(out_dir).resolve()
     notebook_dir = Path(notebook_dir).resolve()
@@ -164,8 +221,16 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
         }
         pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings))
         print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
-    (out_dir / "index.html").write_text(index_page(infos), encoding="utf-8")
+    glossary = notebook_dir / GLOSSARY
+    if glossary.is_file():
+        nav = {"index": "index.html", "prev": None, "next": None}
+        pages.append(export_page(glossary, notebook_dir, out_dir, targets, nav, style, warnings))
+    (out_dir / "index.html").write_text(index_page(infos, glossary="glossary.html" if glossary.is_file() else None),
+                                        encoding="utf-8")
     pages.insert(0, out_dir / "index.html")
+    if instructor_mark:
+        for page in pages:
+            page.write_text(mark_for_instructor(page.read_text(encoding="utf-8")), encoding="utf-8")
 
     bad = ce.check_offline(out_dir)
     if bad:
@@ -182,7 +247,7 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=ce.ROOT / "_site", help="output folder (default: _site)")
+    parser.add_argument("--out", type=Path, help="output folder (default: _site; _site-instructor for the instructor)")
     parser.add_argument("--notebooks", type=Path, default=ce.NOTEBOOKS, help="folder of NN_topic.ipynb notebooks")
     parser.add_argument(
         "--audience",
@@ -199,7 +264,12 @@ def main(argv=None) -> int:
     )
     args = parser.parse_args(argv)
     with_solutions = args.audience == "instructor" and not args.no_solutions
-    summary = build(args.out, args.notebooks, include_solutions=with_solutions, style=args.style)
+    out_dir = args.out or OUT_DIRS[args.audience]
+    if with_solutions and Path(out_dir).resolve() == OUT_DIRS["student"].resolve():
+        parser.error(f"--audience instructor writes the solutions; got --out {out_dir}, the students' folder, "
+                     f"instead: leave --out out (it writes {OUT_DIRS['instructor'].name}/) or name another folder")
+    summary = build(out_dir, args.notebooks, include_solutions=with_solutions, style=args.style,
+                    instructor_mark=with_solutions)
     out = summary["out"]
     print(
         f"site: {len(summary['pages'])} pages in {out} ({summary['bytes'] / 1e6:.1f} MB in all, style {args.style}, "
