@@ -1,0 +1,49 @@
+"""The players' front end: ES modules that run in the browser, shipped inside the package (no build step).
+
+* ``numpy_random.js``: numpy's ``default_rng(seed).permutation(n)``, bit for bit (a random order).
+* ``perceptron.js``: the step rule of `perceptron_lib.core.perceptron` and the online fit of
+  `perceptron_lib.core.training.fit_perceptron`, with its history and cycle test.
+* ``max_margin.js``: what the editor's readout states (`perceptron_lib.core.own_data.summarize`): R,
+  separability, the exact best margin with a checkable certificate, and the mistake bound.
+
+The files import each other by relative paths, as ES modules do. A widget front end is loaded as one
+module from a Blob URL (anywidget does so), where a relative import cannot resolve; `source` joins the
+files into that one module. ``tests/test_front_perceptron.py`` holds the browser's runs equal to the
+library's.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+__all__ = ["MODULES", "source"]
+
+#: The modules in the order they are joined: each imports only from modules before it.
+MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
+
+_SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
+
+
+def source(modules=MODULES) -> str:
+    """The `modules` joined into one ES module that exports what each exports.
+
+    Each file's imports of its siblings are dropped: the names they import are then defined earlier in
+    the same module. A file that imports a module not joined before it is an error.
+
+    Examples
+    --------
+    >>> text = source()
+    >>> "export function fitPerceptron" in text and 'from "./' not in text
+    True
+    """
+    parts, joined = [], set()
+    for name in modules:
+        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+        for needed in _SIBLING_IMPORT.findall(text):
+            if needed not in joined:
+                raise ValueError(f"{name} imports {needed}, which is not joined before it: order the modules "
+                                 f"so that each comes after those it imports; got {modules!r}.")
+        parts.append(f"// ---- {name}\n" + _SIBLING_IMPORT.sub("", text))
+        joined.add(name)
+    return "\n".join(parts)
