@@ -3,8 +3,9 @@
 #   make lab     open the course in JupyterLab
 #   make test    run the library's tests and re-run every notebook with nbval
 #
-# Both create .venv from requirements.lock the first time (about a minute), and
-# reinstall only when requirements.lock or pyproject.toml change.
+# Both create .venv from requirements.lock the first time (tools/lock_venv.py, with uv: under a
+# minute, seconds once uv's cache holds the lock), and re-sync it only when requirements.lock,
+# pyproject.toml or the interpreter change.
 # Pick another interpreter with `make lab PY=python3.12` (after `make distclean`).
 
 PY      ?= python3
@@ -28,7 +29,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 help:
 	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
 	@echo "make lecture    the lecture session: lecture preset, from a copy of the lessons (NB=03 opens lesson 03)"
-	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths"
+	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths (JOBS=2 workers)"
 	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
 	@echo "make app NB=03  serve one notebook as an app with Voila: no code, only prose, figures and players"
@@ -50,10 +51,10 @@ $(PYTHON):
 	  { echo "error: '$(PY)' is not Python 3.10 or newer; run e.g. 'make PY=python3.11 ...'"; exit 1; }
 	$(PY) -m venv $(VENV)
 
-$(STAMP): $(LOCK) pyproject.toml tools/jupyter/lab/overrides.json | $(PYTHON)
-	$(PYTHON) -m pip install --upgrade pip
-	$(PYTHON) -m pip install -r $(LOCK)
-	$(PYTHON) -m pip install --no-deps -e .
+# tools/lock_venv.py: exactly the lock's pins (uv pip sync), the library editable; a no-op while the
+# lock, pyproject.toml and the interpreter are those it was built from (the key in $(STAMP)).
+$(STAMP): $(LOCK) pyproject.toml tools/jupyter/lab/overrides.json tools/lock_venv.py | $(PYTHON)
+	$(PY) -m tools.lock_venv $(VENV) --python $(PY)
 	@# Build matplotlib's font cache now: its first-import message on stderr would
 	@# otherwise land in a notebook's output and fail nbval.
 	MPLBACKEND=Agg $(PYTHON) -c 'import matplotlib.pyplot'
@@ -100,30 +101,55 @@ lecture: venv
 	  --LabApp.user_settings_dir="$$dir/user" --LabApp.workspaces_dir="$$dir/workspaces" \
 	  --LabApp.default_url=/lab/tree/notebooks/$${nb:-00_start_here.ipynb} $(ARGS)
 
-# All three parts always run; the target fails if any fails. pytest's exit code 5
-# ("no tests collected") counts as a failure. MPLBACKEND is set for the unit tests
-# only: the notebook kernels must keep their inline backend. The third part re-runs the
-# notebooks on other CPU code paths (tests/reproduce.py): the saved outputs must hold there too.
+# All three parts always run; the target fails if any fails, and it ends with each part's result and
+# minutes. pytest's exit code 5 ("no tests collected") counts as a failure. MPLBACKEND is set for the
+# unit tests only: the notebook kernels must keep their inline backend. The unit tests run on JOBS
+# workers (pytest-xdist; JOBS=0: in this process); tests that share a build (the site and decks, one
+# JupyterLab, the hub) stay on one worker (tests/conftest.py). The third part re-runs the notebooks
+# on other CPU code paths (tests/reproduce.py): the saved outputs must hold there too.
+JOBS ?= 2
+# .ci/run names a file here: make test adds its parts' rows to the run's closing table.
+PARTS_FILE ?=
+UNIT_ARGS ?= tests perceptron_lib --doctest-modules
+XDIST = $(if $(filter 0,$(JOBS)),,-n $(JOBS))
+
 test: venv
 	@describe() { case "$$1" in \
 	    0) echo "passed" ;; \
 	    5) echo "FAILED (no tests collected)" ;; \
 	    *) echo "FAILED (exit code $$1)" ;; \
 	  esac; }; \
+	mins() { awk -v s="$$1" 'BEGIN { printf "%.1f", s / 60 }'; }; \
 	unit=0; nb=0; cpu=0; \
-	echo "==> unit tests and docstring examples: pytest tests perceptron_lib --doctest-modules"; \
-	MPLBACKEND=Agg $(PYTHON) -m pytest tests perceptron_lib --doctest-modules || unit=$$?; \
+	t0=$$(date +%s); \
+	echo "==> unit tests and docstring examples: pytest $(XDIST) $(UNIT_ARGS)"; \
+	MPLBACKEND=Agg $(PYTHON) -m pytest $(XDIST) $(if $(XDIST),--dist loadgroup,) $(UNIT_ARGS) || unit=$$?; \
+	t1=$$(date +%s); \
 	echo "==> notebooks: pytest --nbval notebooks"; \
-	env -u MPLBACKEND $(PYTHON) -m pytest --nbval notebooks --nbval-sanitize-with $(SANITIZE) || nb=$$?; \
+	env -u MPLBACKEND $(PYTHON) -m pytest $(XDIST) $(if $(XDIST),--dist loadfile,) --nbval notebooks \
+	  --nbval-sanitize-with $(SANITIZE) || nb=$$?; \
+	t2=$$(date +%s); \
 	echo "==> notebooks on other CPU code paths: tests/reproduce.py cpu"; \
-	$(PYTHON) tests/reproduce.py cpu || cpu=$$?; \
-	echo "==> make test summary: unit tests $$(describe $$unit); notebooks $$(describe $$nb); other CPU code paths $$(describe $$cpu)"; \
+	COURSE_NBVAL_JOBS=$(JOBS) $(PYTHON) tests/reproduce.py cpu || cpu=$$?; \
+	t3=$$(date +%s); \
+	echo "==> make test summary"; \
+	echo "| part | result | minutes |"; \
+	echo "|---|---|---|"; \
+	echo "| unit tests and doctests | $$(describe $$unit) | $$(mins $$((t1 - t0))) |"; \
+	echo "| notebooks (nbval) | $$(describe $$nb) | $$(mins $$((t2 - t1))) |"; \
+	echo "| other CPU code paths (reproduce.py cpu) | $$(describe $$cpu) | $$(mins $$((t3 - t2))) |"; \
+	if [ -n "$(PARTS_FILE)" ]; then \
+	  echo "| make test: unit tests and doctests | $$(mins $$((t1 - t0))) |" >> "$(PARTS_FILE)"; \
+	  echo "| make test: notebooks (nbval) | $$(mins $$((t2 - t1))) |" >> "$(PARTS_FILE)"; \
+	  echo "| make test: other CPU code paths | $$(mins $$((t3 - t2))) |" >> "$(PARTS_FILE)"; \
+	fi; \
 	[ $$unit -eq 0 ] && [ $$nb -eq 0 ] && [ $$cpu -eq 0 ]
 
 # The notebooks on each other Python the lock supports, each with its own numpy and scipy pins
-# (.venv-X.Y, built from requirements.lock on first use). CI runs it after `make test`.
+# (.venv-X.Y, built from requirements.lock by tools/lock_venv.py on first use, kept while the lock
+# is unchanged). CI runs it after `make test`. JOBS as above: each Python's nbval on JOBS workers.
 test-pythons: venv
-	$(PYTHON) tests/reproduce.py pythons $(PYTHONS)
+	COURSE_NBVAL_JOBS=$(JOBS) $(PYTHON) tests/reproduce.py pythons $(PYTHONS)
 
 # ---- instructor mode (README, "For instructors") ------------------------------------
 # The exports run tools/build_slides.py and tools/build_site.py; both need no network and
@@ -157,7 +183,7 @@ APP_TEMPLATE = course_app$(if $(filter lecture,$(COURSE_STYLE)),_lecture,)
 app: venv
 	@nb=$$(cd notebooks && ls $(NB)*.ipynb 2>/dev/null | head -n 1); \
 	if [ -z "$(NB)" ] || [ -z "$$nb" ]; then \
-	  echo "usage: make app NB=03   (one of: $$(cd notebooks && ls [0-9][0-9]_*.ipynb | cut -c1-2 | tr '\n' ' '))"; \
+	  echo "usage: make app NB=03   (one of: $$($(PYTHON) -c 'from tools import course_export as ce; print(*(p.name[:2] for p in ce.lessons()))'))"; \
 	  exit 2; \
 	fi; \
 	token=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))'); \

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from tests.browser_support import browser_missing_reason, jupyter_server, launch, wait_kernel_settled
+from tools import course_export
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -112,7 +113,7 @@ def pick_notebook(arg: str | None) -> str:
     main = REPO / "notebooks" / "03_hyperplane_updates.ipynb"
     if main.is_file():
         return "notebooks/03_hyperplane_updates.ipynb"
-    for nb in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for nb in course_export.lessons(REPO / "notebooks"):
         if "StepThrough(" in nb.read_text(encoding="utf-8"):
             return nb.relative_to(REPO).as_posix()
     raise SystemExit("no notebook with a StepThrough player found; pass --notebook")

@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from tests.browser_support import LAB_OVERRIDES, browser_missing_reason, jupyter_server, launch
+from tools import course_export
 
 REPO = Path(__file__).resolve().parents[1]
 BEFORE_REF = "0787178"  # the lessons still stored every player's recorded animation
@@ -70,7 +71,7 @@ def main(argv=None) -> int:
     root = Path(tempfile.mkdtemp(prefix="open-time-"))
     checkout(args.before, root / "before")
     (root / "after").mkdir()
-    for nb in sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+    for nb in course_export.lessons(REPO / "notebooks"):
         (root / "after" / nb.name).write_bytes(nb.read_bytes())
     lessons = sorted(p.name for p in (root / "after").glob("*.ipynb") if (root / "before" / p.name).exists())
     times: dict[tuple[str, str], list[float]] = {}

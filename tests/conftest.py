@@ -4,6 +4,7 @@ Kept small on purpose: importing the library here would hide import-time side ef
 """
 
 import os
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -15,6 +16,45 @@ matplotlib.use("Agg")  # no display in tests; `make test` also sets MPLBACKEND=A
 settings.register_profile("ci", deadline=None, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+TESTS = Path(__file__).resolve().parent
+#: Fixtures every pytest-xdist worker may make for itself (cheap, or one per process by nature).
+PER_WORKER = {"chromium", "no_style_chosen"}
+
+
+def xdist_group_of(item) -> str | None:
+    """The pytest-xdist group of a test: tests that share an expensive build run on one worker.
+
+    ``make test`` runs ``pytest -n 2 --dist loadgroup``: each group goes whole to one worker, in order,
+    so what its tests share is built once. A test module that imports ``tests.export_builds`` shares the
+    site and deck builds (`built(...)`) with every other such module: group "exports". Otherwise a
+    test that uses a module- or session-scoped fixture of this folder (a JupyterLab server, the hub, a
+    wheel, ...) is grouped by that fixture: its module for a module fixture, the fixture's name for a
+    session fixture. Other tests go wherever a worker is free.
+    """
+    module = getattr(item, "module", None)
+    source = Path(module.__file__) if module is not None and getattr(module, "__file__", None) else None
+    if source is not None and "export_builds" in source.read_text(encoding="utf-8"):
+        return "exports"
+    info = getattr(item, "_fixtureinfo", None)
+    for name in sorted(info.name2fixturedefs if info is not None else ()):
+        if name in PER_WORKER:
+            continue
+        for fixturedef in info.name2fixturedefs[name]:
+            where = Path(getattr(fixturedef.func, "__code__", None).co_filename) if hasattr(
+                fixturedef.func, "__code__") else None
+            if fixturedef.scope not in ("module", "package", "session") or where is None or TESTS not in where.parents:
+                continue
+            return f"{source.stem}" if fixturedef.scope == "module" and source is not None else name
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = xdist_group_of(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

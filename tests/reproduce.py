@@ -8,28 +8,35 @@ differently from the machine that saved the notebooks. nbval compares every cell
 the saved one, so each variant below must pass with the outputs exactly as saved:
 
 cpu
-    ``OPENBLAS_CORETYPE=Prescott`` and ``=Sandybridge`` (OpenBLAS's kernels for older CPUs:
-    no FMA, no AVX2) and ``NPY_DISABLE_CPU_FEATURES`` set to every SIMD target numpy found on
-    this CPU (numpy's own loops at their baseline). Each variant is checked to have taken
-    effect before it counts: a variable that is silently ignored would test nothing.
+    Two passes. ``OPENBLAS_CORETYPE=Prescott`` (OpenBLAS's SSE3 kernels: no AVX, no FMA) together
+    with ``NPY_DISABLE_CPU_FEATURES`` set to every SIMD target numpy found on this CPU (numpy's
+    own loops at their baseline): the two settings change different libraries, so one run
+    checks both. Then ``OPENBLAS_CORETYPE=Sandybridge`` (AVX kernels, no FMA) with numpy as it
+    is. Each setting is checked to have taken effect before a pass counts: a variable that is
+    silently ignored would test nothing.
 pythons
     A venv per Python in ``.venv-X.Y`` from ``requirements.lock`` (its markers pick that
-    Python's numpy and scipy), reused while the lock is unchanged. An interpreter is looked
-    for as ``pythonX.Y`` on PATH, then under pyenv's versions folder; a missing one fails
-    (set ``COURSE_ALLOW_MISSING_PYTHONS=1`` to skip it with a note instead).
+    Python's numpy and scipy), built by ``tools/lock_venv.py`` (uv; reused while the lock and
+    the interpreter are unchanged); the next Python's venv is built while the notebooks run on
+    the one before. An interpreter is looked for as ``pythonX.Y`` on PATH, then under pyenv's
+    versions folder; a missing one fails (set ``COURSE_ALLOW_MISSING_PYTHONS=1`` to skip it
+    with a note instead).
+
+Each nbval run uses ``COURSE_NBVAL_JOBS`` workers (pytest-xdist, one notebook per worker at a
+time; default 1, ``make test`` passes its ``JOBS``).
 
 Prints one closing line, ``reproduce: N passed, N failed``, and exits non-zero on a failure.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -57,31 +64,43 @@ def _probe(python: str, extra: dict) -> dict:
     return json.loads(out.stdout)
 
 
+def _jobs() -> list[str]:
+    """pytest-xdist's options for COURSE_NBVAL_JOBS workers: each notebook whole on one worker, in order."""
+    jobs = int(os.environ.get("COURSE_NBVAL_JOBS", "1") or 1)
+    return ["-n", str(jobs), "--dist", "loadfile"] if jobs > 1 else []
+
+
 def _nbval(python: str, extra: dict, label: str) -> bool:
     print(f"==> {label}: nbval on every notebook", flush=True)
     t0 = time.monotonic()
-    ok = subprocess.run([python, *NBVAL], cwd=REPO, env=_env(extra)).returncode == 0
+    ok = subprocess.run([python, *NBVAL, *_jobs()], cwd=REPO, env=_env(extra)).returncode == 0
     print(f"==> {label}: {'passed' if ok else 'FAILED'} in {time.monotonic() - t0:.0f} s", flush=True)
     return ok
 
 
 def cpu_variants(python: str) -> list[tuple[str, dict, str | None]]:
-    """(label, environment, why it does not apply or None) for each CPU code path."""
+    """(label, environment, why it does not take effect or None) for each CPU code path.
+
+    OpenBLAS's kernels and numpy's own SIMD loops are different libraries: the first pass sets
+    both (Prescott, SIMD off), the second another OpenBLAS core with numpy's SIMD on.
+    """
     base = _probe(python, {})
+    simd = base["simd"]
     out = []
-    for core in ("Prescott", "Sandybridge"):
+    for core, simd_off in (("Prescott", True), ("Sandybridge", False)):
         extra = {"OPENBLAS_CORETYPE": core}
+        if simd_off and simd:
+            extra["NPY_DISABLE_CPU_FEATURES"] = " ".join(simd)
+        got = _probe(python, extra)
         # OpenBLAS names its kernel set, not always as asked (Prescott reports "Katmai"): what
         # matters is that the kernels are not the default ones.
-        got = _probe(python, extra)["openblas"]
-        why = None if got and got != base["openblas"] else f"OpenBLAS reports {got}, the default {base['openblas']}"
-        out.append((f"OpenBLAS {core}", extra, why))
-    simd = base["simd"]
-    if simd:
-        extra = {"NPY_DISABLE_CPU_FEATURES": " ".join(simd)}
-        left = _probe(python, extra)["simd"]
-        why = f"numpy still uses {left}" if left else None
-        out.append((f"numpy SIMD off ({' '.join(simd)})", extra, why))
+        why = [] if got["openblas"] and got["openblas"] != base["openblas"] else [
+            f"OpenBLAS reports {got['openblas']}, the default {base['openblas']}"]
+        if "NPY_DISABLE_CPU_FEATURES" in extra and got["simd"]:
+            why.append(f"numpy still uses {got['simd']}")
+        label = f"OpenBLAS {core}" + (f" + numpy SIMD off ({' '.join(simd)})" if "NPY_DISABLE_CPU_FEATURES" in extra
+                                      else "")  # fmt: skip
+        out.append((label, extra, "; ".join(why) or None))
     return out
 
 
@@ -119,26 +138,19 @@ def find_python(version: str) -> str | None:
 
 
 def _venv(version: str, interpreter: str) -> str:
-    """.venv-X.Y built from the lock; rebuilt only when the lock or pyproject.toml change."""
+    """.venv-X.Y with the lock's pins for that Python (tools/lock_venv.py: kept while the lock is unchanged)."""
     venv = REPO / f".venv-{version}"
+    subprocess.run([sys.executable, "-m", "tools.lock_venv", str(venv), "--python", interpreter], cwd=REPO, check=True)
     python = venv / "bin" / "python"
-    digest = hashlib.sha256(b"".join((REPO / f).read_bytes() for f in ("requirements.lock", "pyproject.toml")))
-    stamp = venv / ".installed"
-    if not (stamp.is_file() and stamp.read_text() == digest.hexdigest()):
-        print(f"==> Python {version}: building {venv.name} from requirements.lock", flush=True)
-        subprocess.run([interpreter, "-m", "venv", "--clear", str(venv)], check=True)
-        pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-        subprocess.run([*pip, "-r", str(REPO / "requirements.lock")], check=True)
-        subprocess.run([*pip, "--no-deps", "-e", str(REPO)], check=True)
-        # matplotlib's first import writes a font-cache note on stderr, which nbval would compare.
-        subprocess.run([str(python), "-c", "import matplotlib.pyplot"], env=_env({"MPLBACKEND": "Agg"}), check=True)
-        stamp.write_text(digest.hexdigest())
+    # matplotlib's first import writes a font-cache note on stderr, which nbval would compare.
+    subprocess.run([str(python), "-c", "import matplotlib.pyplot"], env=_env({"MPLBACKEND": "Agg"}), check=True)
     return str(python)
 
 
 def run_pythons(versions: list[str]) -> tuple[int, int]:
     allow_missing = os.environ.get("COURSE_ALLOW_MISSING_PYTHONS") == "1"
     passed = failed = 0
+    found = []
     for version in versions:
         interpreter = find_python(version)
         if interpreter is None:
@@ -146,11 +158,22 @@ def run_pythons(versions: list[str]) -> tuple[int, int]:
                     f"{version}`) or set COURSE_ALLOW_MISSING_PYTHONS=1 to skip it")
             print(f"==> Python {version}: {'skipped' if allow_missing else 'FAILED'}: {note}")
             failed += not allow_missing
-            continue
-        if _nbval(_venv(version, interpreter), {}, f"Python {version}"):
-            passed += 1
         else:
-            failed += 1
+            found.append((version, interpreter))
+    # One venv is built (mostly waiting on the disk and the network) while the notebooks run on the last one.
+    with ThreadPoolExecutor(max_workers=1) as builder:
+        venvs = [builder.submit(_venv, version, interpreter) for version, interpreter in found]
+        for (version, _), venv in zip(found, venvs, strict=True):
+            try:
+                python = venv.result()
+            except subprocess.CalledProcessError as exc:
+                print(f"==> Python {version}: FAILED, its venv could not be built ({exc})")
+                failed += 1
+                continue
+            if _nbval(python, {}, f"Python {version}"):
+                passed += 1
+            else:
+                failed += 1
     return passed, failed
 
 

@@ -19,6 +19,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from tools import course_export
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pytest itself needs tomli on Python 3.10
@@ -125,7 +127,7 @@ def test_readme_names_the_two_commands():
 
 def test_readme_lists_every_notebook():
     readme = (ROOT / "README.md").read_text()
-    notebooks = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    notebooks = [p.name for p in course_export.lessons(ROOT / "notebooks")]
     assert "00_start_here.ipynb" in notebooks
     missing = [name for name in notebooks if f"notebooks/{name}" not in readme]
     assert not missing, f"README.md does not list {missing}"

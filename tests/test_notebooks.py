@@ -41,6 +41,8 @@ from pathlib import Path
 
 import pytest
 
+from tools import course_export
+
 REPO = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("COURSE_NOTEBOOKS_ROOT", REPO)).resolve()
 
@@ -65,7 +67,7 @@ BARE_SHOW = re.compile(r"^\s*plt\.show\(\s*\)", re.MULTILINE)
 IGNORE_ALLOWED: dict[tuple[str, str], str] = {}
 
 def _course() -> list[Path]:
-    return sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    return course_export.lessons(ROOT / "notebooks")
 
 
 def _solutions() -> list[Path]:

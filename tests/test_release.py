@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from tools import build_site
+from tools import build_site, course_export
 from tools.hub import course, student_branch
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSONS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = [p.name for p in course_export.lessons(ROOT / "notebooks")]
 SOLUTIONS = sorted(p.name for p in (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
 
 

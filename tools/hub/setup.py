@@ -14,9 +14,9 @@ Run as root from the repository's root (``make hub-setup`` does)::
   the hub's configuration (who may log in, who is admin). Both are in ``.hub/state`` (mode 0700).
 * The students' Python: ``.hub/venv``, a venv of ``/usr/bin/python3`` (a Python every user may
   run; the project's ``.venv`` may sit on an interpreter under root's home) with the pins of
-  requirements.lock and the library installed as a package (``pip install --no-deps .``, not
-  editable). Rebuilt when the lock or pyproject.toml change (about a minute); when only the
-  library changed, only the library is reinstalled.
+  requirements.lock (``tools/lock_venv.py``: uv, seconds from its cache) and the library installed
+  as a package (``pip install --no-deps .``, not editable). Re-synced when the lock, pyproject.toml
+  or the interpreter change; when only the library changed, only the library is reinstalled.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from tools import lock_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 HUB_DIR = ROOT / ".hub"
@@ -63,19 +65,25 @@ def _require_root(what: str) -> None:
 
 
 def install_proxy(hub_dir: Path = HUB_DIR) -> Path:
-    """configurable-http-proxy in ``hub_dir/node`` (npm); returns its executable. Quick if already there."""
+    """configurable-http-proxy in ``hub_dir/node`` (npm); returns its executable.
+
+    Kept while it is the version PROXY_VERSION names (a stamp beside it); else installed, from npm's
+    cache (``--prefer-offline``: about 3 s once the cache holds it, as in CI's next run on this machine).
+    """
     exe = hub_dir / "node" / "node_modules" / ".bin" / "configurable-http-proxy"
-    if exe.exists():
+    stamp = hub_dir / "node" / ".installed"
+    if exe.exists() and stamp.is_file() and stamp.read_text() == PROXY_VERSION:
         return exe
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("error: npm is not installed; the hub's proxy comes from npm: apt-get install -y nodejs npm")
     (hub_dir / "node").mkdir(parents=True, exist_ok=True)
     cmd = [npm, "install", "--prefix", str(hub_dir / "node"), "--no-audit", "--no-fund", "--loglevel=error",
-           f"configurable-http-proxy@{PROXY_VERSION}"]  # fmt: skip
+           "--prefer-offline", f"configurable-http-proxy@{PROXY_VERSION}"]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0 or not exe.exists():
         raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    stamp.write_text(PROXY_VERSION)
     return exe
 
 
@@ -99,33 +107,31 @@ def _copy_for_build(dest: Path) -> Path:
 def install_student_env(venv_dir: Path = STUDENT_VENV, python: Path = STUDENT_PYTHON) -> Path:
     """The students' venv: requirements.lock, then the library as a package; returns its bin folder.
 
-    Rebuilt when requirements.lock or pyproject.toml change; when only the library changed, only the
-    library is reinstalled (a few seconds).
+    The pins through tools/lock_venv.py (uv: seconds from its cache; re-synced only when
+    requirements.lock, pyproject.toml or the interpreter change), bytecode compiled (the students
+    cannot write it into this root-owned venv); when only the library changed, only the library is
+    reinstalled (a few seconds).
     """
-    deps = _fingerprint([ROOT / "requirements.lock", ROOT / "pyproject.toml"])
+    check = [str(python), "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"]
+    if not (python.exists() and subprocess.run(check, capture_output=True).returncode == 0):
+        raise SystemExit(f"error: {python} is missing, older than 3.10 or has no venv module; the students' venv "
+                         "needs a Python every user may run: apt-get install -y python3 python3-venv, "
+                         "or set COURSE_HUB_PYTHON")  # fmt: skip
+    deps_stamp = venv_dir / lock_venv.STAMP
+    before = deps_stamp.read_text() if deps_stamp.exists() else None
+    lock_venv.build(venv_dir, str(python), project=False, compile_bytecode=True)
     lib = _fingerprint(sorted(p for p in (ROOT / "perceptron_lib").rglob("*") if p.is_file() and p.suffix != ".pyc"))
-    deps_stamp, lib_stamp = venv_dir / ".course-deps", venv_dir / ".course-lib"
-    pip = [str(venv_dir / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
-    steps = []
-    if not (deps_stamp.exists() and deps_stamp.read_text() == deps):
-        check = [str(python), "-c", "import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))"]
-        ok = python.exists() and subprocess.run(check, capture_output=True).returncode == 0
-        if not ok:
-            raise SystemExit(f"error: {python} is missing, older than 3.10 or has no venv module; the students' venv "
-                             "needs a Python every user may run: apt-get install -y python3 python3-venv, "
-                             "or set COURSE_HUB_PYTHON")  # fmt: skip
-        shutil.rmtree(venv_dir, ignore_errors=True)
-        steps += [[str(python), "-m", "venv", str(venv_dir)], [*pip, "-r", str(ROOT / "requirements.lock")]]
-    elif lib_stamp.exists() and lib_stamp.read_text() == lib:
+    lib_stamp = venv_dir / ".course-lib"
+    if deps_stamp.read_text() == before and lib_stamp.exists() and lib_stamp.read_text() == lib:
         return venv_dir / "bin"
+    pip = [str(venv_dir / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
     with tempfile.TemporaryDirectory() as tmp:
         src = _copy_for_build(Path(tmp) / "src")
-        for cmd in [*steps, [*pip, "--no-deps", "--force-reinstall", str(src)]]:
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        cmd = [*pip, "--no-deps", "--force-reinstall", str(src)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     subprocess.run(["chmod", "-R", "a+rX", str(venv_dir)], check=True)
-    deps_stamp.write_text(deps)
     lib_stamp.write_text(lib)
     return venv_dir / "bin"
 
