@@ -36,7 +36,7 @@ from .own_data import MAX_POINTS, conflict, parse_points, points_literal, snap
 __all__ = ["ON_TOP", "EditState", "start", "add", "move", "remove", "clear", "start_again", "load", "load_text",
            "undo", "redo"]
 
-#: A point within this fraction of the view's span of another is on top of it (`player.editor.ON_TOP`).
+#: A point within this fraction of the view's span of another is on top of it (the editor's rule too).
 ON_TOP = 1 / 200
 
 Points = tuple  # tuple of (x1, x2) pairs of floats

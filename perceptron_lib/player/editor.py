@@ -28,6 +28,7 @@ import ipywidgets as widgets
 import numpy as np
 from ipyevents import Event
 
+from ..core.edits import ON_TOP
 from ..core.own_data import (
     MAX_POINTS,
     conflict,
@@ -49,8 +50,6 @@ __all__ = ["PointEditor"]
 HIT_SLACK_PX = 4
 #: A press and release further apart than this (pixels) is a drag, not a click.
 DRAG_PX = 4
-#: Points closer than this fraction of the view's span are "on top" of each other.
-ON_TOP = 1 / 200
 
 CLICK_HINT = ("Click on the picture to add a point (shift-click: the other class), drag a point to move it, "
               "alt-click it to remove it.")
