@@ -125,8 +125,8 @@ def test_readout_tiny_run():
     assert p.K == 1 and p.k == 0
     t0 = p.text
     assert "Start state (update 0 of 1)" in t0 and "no example looked at yet" in t0
-    assert "w = (0, 0), b = 0: no boundary yet." in t0 and "Mistakes so far: 0" in t0
-    assert "Mistakes now: 2 of 2" in t0  # with w = 0, every y*0 = 0 <= 0
+    assert "w = (0, 0), b = 0: no boundary yet." in t0 and "Mistakes so far: 0 of the run's 1, one update each." in t0
+    assert "Mistakes now: 2 of 2, the points the current (w, b) gets wrong" in t0  # with w = 0, every y*0 = 0 <= 0
     assert "End" not in t0
     p.next()
     t1 = p.text
@@ -134,7 +134,7 @@ def test_readout_tiny_run():
     assert "Example i = 0: x = (2, 1), y = +1." in t1
     assert "before → after: 0 → 6." in t1  # 0 + (2^2 + 1^2 + 1)
     assert "w = (2, 1), b = 1." in t1
-    assert "Mistakes so far: 1" in t1 and "Mistakes now: 0 of 2" in t1
+    assert "Mistakes so far: 1 of the run's 1" in t1 and "Mistakes now: 0 of 2" in t1
     assert "End: converged. Epoch 2 made no update" in t1
     html = shown_html(p)
     assert "Update 1 of 1" in html and "0 → 6" in html and "converged" in html
@@ -169,13 +169,44 @@ def test_readout_end_states():
     mb = fit_minibatch(Xb, yb, batch_size=2, rng=0)
     p.set_run(mb, Xb, yb)
     p.seek(1)
-    assert "in the batch" in p.text and "Updates so far: 1" in p.text
+    assert "in the batch" in p.text and f"Updates so far: 1 of the run's {p.K}." in p.text
     # update_on="negative" from 0 never moves: start and end at once
     p.set_run(fit_perceptron(TINY_X, TINY_Y, update_on="negative"), TINY_X, TINY_Y)
     assert p.K == 0
     assert "Start state (update 0 of 0)" in p.text and "End: converged" in p.text and "< 0" in p.text
     p.set_run(fit_perceptron(TINY_X, TINY_Y, update_on="sign"), TINY_X, TINY_Y)
     assert "sign(0) = -1" in p.text
+
+
+def test_readout_says_what_each_count_counts_and_no_yet_after_updates():
+    """The run's mistakes up to k and the current (w, b)'s wrong points are two lines, each naming its count;
+    w = 0 reached again inside XOR's cycle is no start: no "yet", and the label every point gets instead."""
+    Xx, yx = [[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1]
+    run = fit_perceptron(Xx, yx)
+    p = StepThrough(run, Xx, yx)
+    back_at_zero = [k for k in range(1, p.K + 1) if not np.any(run.history.w[k])]
+    assert back_at_zero, "XOR's run passes through w = 0 after updates"
+    k = back_at_zero[0]
+    lines = p.lines(k)
+    b = run.history.b[k]
+    assert f"w = (0, 0), b = {b:g}: no boundary, every point gets {'+1' if b > 0 else '-1'}." in lines
+    assert not any("yet" in line for line in lines), lines
+    wrong = int(is_mistake(scores(run.history.w[k], b, np.asarray(Xx, float)), np.asarray(yx)).sum())
+    assert f"Mistakes so far: {k} of the run's {p.K}, one update each." in lines
+    assert f"Mistakes now: {wrong} of 4, the points the current (w, b) gets wrong (y(<w,x>+b) ≤ 0)." in lines
+    p.seek(k)
+    assert "yet" not in p.panels[0].scale_text.get_text() and "no boundary" in p.panels[0].scale_text.get_text()
+    from perceptron_lib.player.readout import alt_text
+
+    assert "yet" not in alt_text(run, Xx, yx, k) and "yet" in alt_text(run, Xx, yx, 0)
+    p.seek(0)
+    assert "no boundary yet" in p.panels[0].scale_text.get_text()
+    strict = fit_perceptron(TINY_X, TINY_Y, update_on="negative")
+    assert "Wrong side now: 0 of 2, the points on the wrong side of the current (w, b)" in " ".join(
+        StepThrough(strict, TINY_X, TINY_Y).lines(0))
+    margin_run = fit_perceptron(TINY_X, TINY_Y, margin=1.0)
+    text = StepThrough(margin_run, TINY_X, TINY_Y).lines(1)
+    assert f"Updates so far: 1 of the run's {len(margin_run.history) - 1}, one for each y(<w,x>+b) ≤ 1 met." in text
 
 
 def check_data_panel_batch(p):

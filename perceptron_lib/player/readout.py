@@ -71,7 +71,10 @@ def state_lines(run, X, y, k) -> list:
     wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
     test = TESTS.get(run.update_on, "the update test")
     # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
-    now = "Wrong side now" if run.update_on == "negative" else "Mistakes now"
+    if run.update_on == "negative":
+        now = f"Wrong side now: {wrong} of {n}, the points on the wrong side of the current (w, b) ({test})."
+    else:
+        now = f"Mistakes now: {wrong} of {n}, the points the current (w, b) gets wrong ({test})."
     out = []
     if k == 0:
         out.append(f"Start state (update 0 of {K}): no example looked at yet.")
@@ -86,14 +89,26 @@ def state_lines(run, X, y, k) -> list:
             out.append(f"A step on the {plural(len(st.batch), 'mistake')} in {where}: i = {idx}.")
             before = int(is_mistake(scores(h.w[k - 1], h.b[k - 1], X), y, run.update_on).sum())
             out.append(f"Mistakes in the data before → after: {before} → {wrong} of {n}.")
-    out.append(f"w = {vec(st.w)}, b = {num(st.b)}" + (": no boundary yet." if not np.any(st.w) else "."))
-    if run.method == "online":
-        out.append(f"Mistakes so far: {k} (one update each). {now}: {wrong} of {n} ({test}).")
+    out.append(f"w = {vec(st.w)}, b = {num(st.b)}" + (f": {no_boundary(k, st.b)}." if not np.any(st.w) else "."))
+    # two counts that are easy to confuse: the run's mistakes up to step k, and the current line's
+    if run.method == "online" and getattr(run, "margin", 0.0) > 0:  # the margin perceptron: not every update a mistake
+        out.append(f"Updates so far: {k} of the run's {K}, one for each y(<w,x>+b) ≤ {num(run.margin)} met.")
+    elif run.method == "online":
+        out.append(f"Mistakes so far: {k} of the run's {K}, one update each.")
     else:
-        out.append(f"Updates so far: {k}. {now}: {wrong} of {n} ({test}).")
+        out.append(f"Updates so far: {k} of the run's {K}.")
+    out.append(now)
     if k == K:
         out.append(end_text(run))
     return out
+
+
+def no_boundary(k: int, b) -> str:
+    """What w = 0 means at step k: before the first update "no boundary yet"; after updates that came back to
+    w = 0 (a cycle passes through it) the state is no start, and every point gets the label of sign(b)."""
+    if k == 0:
+        return "no boundary yet"
+    return f"no boundary, every point gets {sign(b)}"
 
 
 def end_text(run) -> str:
@@ -125,7 +140,10 @@ def alt_text(run, X, y, k) -> str:
     if len(y) == 0:
         return "An empty plane: no data points yet."
     where = "at the start" if k == 0 else f"after update {k} of {K}"
-    line = "no boundary yet (w = 0)" if not np.any(st.w) else f"the boundary of w = {vec(st.w)}, b = {num(st.b)}"
+    if np.any(st.w):
+        line = f"the boundary of w = {vec(st.w)}, b = {num(st.b)}"
+    else:
+        line = "no boundary yet (w = 0)" if k == 0 else f"no boundary (w = 0, every point gets {sign(st.b)})"
     return (f"The {len(y)} data points, + and − classes, with {line} {where}; "
             f"{plural(wrong, 'point')} crossed as mistakes.")
 

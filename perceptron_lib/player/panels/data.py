@@ -344,7 +344,7 @@ class DataPanel:
         self.ax.title.set_text(cap)  # not set_title: that would re-read rcParams outside the player's style
         notes = [] if self.arrow_scale == 1 else [f"arrows ×{_fraction(self.arrow_scale)}"]
         if not np.any(w2[:2]) and not (self.mode == "lifted" and np.any(w2)):
-            notes.append("w = 0: no boundary yet")  # the legend lists a boundary: say why none is drawn
+            notes.append("w = 0: no boundary" + (" yet" if k == 0 else ""))  # the legend lists a boundary: say why
         seg = self.boundary.get_xydata()
         if self._no_circle(w2, b2):  # the plane misses the bowl: no point of the plane is on the boundary
             notes.append(f"no circle: every point gets {'+1' if w2[2] > 0 else '−1'}")
