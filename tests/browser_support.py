@@ -12,6 +12,17 @@ Used by the browser tests, the benchmarks and the instructor-mode tests, always 
         page = browser.new_page()
         page.goto(srv.lab_url("00_start_here.ipynb"))
 
+The browser tests share one server for the session, the fixture `course_lab_server` (import it into a test
+module): JupyterLab over a `served_copy` of the notebooks, with a kernelspec per style preset (`kernel_name`,
+``COURSE_STYLE`` in the kernel's environment)::
+
+    from tests.browser_support import course_lab_server, kernel_name, open_and_run_all
+
+    def test_x(course_lab_server, chromium):
+        page = chromium.new_page()
+        open_and_run_all(page, course_lab_server, "notebooks/03_hyperplane_updates.ipynb",
+                         kernel=kernel_name("lecture"))
+
 The browser is Debian's ``/usr/bin/chromium`` (``apt-get install chromium``), driven by the
 Python ``playwright`` package. Never run ``playwright install``.
 
@@ -39,6 +50,8 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 #: Where Debian puts Chromium; looked for first.
 CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
@@ -72,21 +85,80 @@ LAB_OVERRIDES = {
 REQUIRE_ENV = "COURSE_REQUIRE_BROWSER"
 
 
-def served_copy(tmp: Path) -> Path:
-    """`tmp` made into a copy of the repository whose notebooks/ have no saved outputs (links to the rest),
-    so that a browser test sees what a student's fresh Run All makes, and never writes the real notebooks."""
-    repo = Path(__file__).resolve().parents[1]
+def served_copy(tmp: Path, *, source: str | os.PathLike | None = None) -> Path:
+    """`tmp` made into a copy of the repository (or of `source`, a folder holding ``notebooks/``) whose
+    notebooks/ (solutions included) have no saved outputs and whose other entries are links, so that a browser
+    test sees what a student's fresh Run All makes, and never writes the real notebooks. Relative paths
+    (``../docs/...``) still resolve through the links."""
+    repo = Path(source).resolve() if source is not None else Path(__file__).resolve().parents[1]
     for entry in repo.iterdir():
         if entry.name not in {"notebooks", ".git", ".venv"}:
             (tmp / entry.name).symlink_to(entry)
     shutil.copytree(repo / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    for nb in (tmp / "notebooks").glob("*.ipynb"):
+    for nb in (tmp / "notebooks").rglob("*.ipynb"):
         content = json.loads(nb.read_text(encoding="utf-8"))
         for cell in content["cells"]:
             if cell["cell_type"] == "code":
                 cell["outputs"], cell["execution_count"] = [], None
         nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
     return tmp
+
+
+#: The style presets a lesson is checked in (perceptron_lib.draw.style); a kernel reads its preset from
+#: ``COURSE_STYLE``. The course server has one kernelspec per preset, named by `kernel_name`.
+PRESETS = ("notebook", "lecture")
+
+
+def kernel_name(preset: str) -> str:
+    """The kernelspec whose kernels run with ``COURSE_STYLE=preset`` (see `course_lab`)."""
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {PRESETS}; got {preset!r}.")
+    return f"course-{preset}"
+
+
+def write_kernelspecs(data_dir: Path, presets: Sequence[str] = PRESETS) -> Path:
+    """One kernelspec per preset under ``data_dir/kernels`` (a Jupyter data folder: put it on JUPYTER_PATH):
+    this Python's ipykernel, with ``COURSE_STYLE`` set to the preset in the kernel's environment."""
+    for preset in presets:
+        folder = data_dir / "kernels" / kernel_name(preset)
+        folder.mkdir(parents=True, exist_ok=True)
+        spec = {
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": f"Python 3 (course, {preset} preset)",
+            "language": "python",
+            "env": {"COURSE_STYLE": preset},
+            "metadata": {"debugger": True},
+        }
+        (folder / "kernel.json").write_text(json.dumps(spec, indent=1))
+    return data_dir
+
+
+@contextlib.contextmanager
+def course_lab(tmp: Path, *, source: str | os.PathLike | None = None, **server_kw) -> Iterator[JupyterServer]:
+    """JupyterLab over a `served_copy` in ``tmp/served``, with a kernelspec per preset (`kernel_name`).
+
+    Open a notebook in a preset with ``server.start_session(path, kernel=kernel_name(preset))`` before the
+    page loads (`open_and_run_all` does it when given ``kernel=``): JupyterLab joins the session that exists.
+    """
+    root = tmp / "served"
+    root.mkdir(parents=True)
+    served_copy(root, source=source)
+    share = write_kernelspecs(tmp / "share")
+    jupyter_path = os.pathsep.join(p for p in (str(share), os.environ.get("JUPYTER_PATH", "")) if p)
+    with jupyter_server(root, env={"JUPYTER_PATH": jupyter_path, **server_kw.pop("env", {})}, **server_kw) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def course_lab_server(tmp_path_factory) -> Iterator[JupyterServer]:
+    """One JupyterLab for the whole test session (`course_lab`), over the notebooks of
+    ``$COURSE_NOTEBOOKS_ROOT`` when it is set (a folder holding ``notebooks/``), else the repository's.
+
+    A test module uses it by importing it: ``from tests.browser_support import course_lab_server``.
+    """
+    require_browser()
+    with course_lab(tmp_path_factory.mktemp("course-lab"), source=os.environ.get("COURSE_NOTEBOOKS_ROOT")) as server:
+        yield server
 
 
 def chromium_path() -> str | None:
@@ -176,6 +248,12 @@ class JupyterServer:
         with urllib.request.urlopen(req, timeout=10) as r:
             raw = r.read()
         return json.loads(raw) if raw else None
+
+    def start_session(self, path: str, *, kernel: str) -> dict:
+        """Start a kernel of the kernelspec `kernel` for the notebook at `path` (relative to root_dir): a page that
+        opens the notebook afterwards joins this session instead of starting its own kernel."""
+        body = {"path": path, "name": Path(path).name, "type": "notebook", "kernel": {"name": kernel}}
+        return self.api("POST", "api/sessions", body)
 
     def shutdown_kernels(self) -> None:
         """Delete every session and kernel (keeps memory down between notebooks)."""
@@ -338,9 +416,14 @@ def wait_kernel_settled(page, path: str, *, quiet_ms: int = 300, timeout_ms: int
     page.wait_for_function(JS_KERNEL_SETTLED, arg=[path, quiet_ms], timeout=timeout_ms, polling=50)
 
 
-def open_and_run_all(page, server: JupyterServer, path: str, *, timeout_ms: int = 180_000) -> None:
+def open_and_run_all(
+    page, server: JupyterServer, path: str, *, timeout_ms: int = 180_000, kernel: str | None = None
+) -> None:
     """Open the notebook at `path` (relative to the server's root) in JupyterLab, wait for its kernel to
-    start and settle, Run All, and wait until every code cell has run and the kernel is idle."""
+    start and settle, Run All, and wait until every code cell has run and the kernel is idle.
+    With `kernel` (a kernelspec name), the notebook runs in a kernel of that spec."""
+    if kernel is not None:
+        server.start_session(path, kernel=kernel)
     page.goto(server.lab_url(path))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=timeout_ms)
     wait_kernel_settled(page, path, timeout_ms=timeout_ms)

@@ -1,455 +1,234 @@
-"""Every notebook, run in JupyterLab in headless Chromium, with its players clicked.
+"""Every notebook, run once per style preset in JupyterLab in headless Chromium, with all its browser checks.
 
-For each notebook in ``notebooks/`` and ``notebooks/solutions/`` (the files present when pytest
-collects): open it in JupyterLab, wait until its kernel has really started, clear the saved
-outputs and run all cells, then check that
+The notebooks are the lessons and the solutions that ``tools.course_export`` names (``lessons()``,
+``solutions()``); the lessons run in both presets (``notebook``, ``lecture``: a kernelspec each, with
+``COURSE_STYLE`` in the kernel's environment), the solutions in the notebook preset. One JupyterLab server
+(`course_lab_server`) and one Chromium (``chromium``, tests/conftest.py) serve the whole session. Each run
+opens the notebook once in a new browser context (1440x900), clears its outputs, runs all cells, and then
+runs each group of checks in the order below, every one even when an earlier one failed; the test fails
+with the list of failed checks, each named (``notebooks/03_... [lecture] keys, player 0: ...``). The fit,
+key and editor checks expect the players as Run All left them, and leave them so (Home, Undo): they come
+before Step, Back and Play.
 
-* every code cell ran (each prompt shows a number) and none has an error or stderr output;
-* every widget rendered: no "Error displaying widget", no "Loading widget" left;
-* each ``.perceptron-stepthrough`` player answers: Step changes the readout and the picture,
-  Back restores both (same picture bytes), play advances the ``update k`` box and pause stops;
-* each ``.perceptron-livefigure`` answers: ArrowRight on its first slider changes the picture.
+* outputs, widgets render (tests/browser_checks.py), every run;
+* players fit, keys, panel pickers, run switches (tests/browser_fit.py), every lesson in both presets;
+* the editor: click, Undo, Redo, drag, alt-click, keyboard, axe-core (tests/browser_editor.py), every lesson
+  that makes a ``PointEditor``, in the presets of `EDITOR_PRESETS`;
+* Step, Back, Play on every player and the live figures' sliders (tests/browser_checks.py), in the
+  presets of `STEP_PRESETS`; when Back does not restore a picture both PNGs are saved (#34);
+* no uncaught error in the page, and the notebook file left as it was (no autosave).
 
-A full-page screenshot of each notebook goes to ``tests/artifacts/browser/`` (git-ignored).
-One JupyterLab server and one Chromium serve the whole session; each notebook gets a new tab,
-and its kernel is shut down afterwards. Skipped when Chromium is missing, failed instead when
-``COURSE_REQUIRE_BROWSER=1`` (CI). ``COURSE_NOTEBOOKS_ROOT`` points the tests at another
-folder holding ``notebooks/`` (for trying them on scratch notebooks).
+A screenshot of each run in the notebook preset, and of each failed run, goes to ``tests/artifacts/browser/``
+(git-ignored), with the run's timings (per check) and failures in a ``.json`` beside it; the player and editor
+checks leave theirs in ``tests/artifacts/player/`` and ``.../editor/`` (an editor's two pictures when Undo or
+Redo does not give back the same bytes).
+`test_editor_in_the_app_view` runs lesson 03 in the app view (Voila, the course template).
+Skipped when Chromium is missing, failed instead when ``COURSE_REQUIRE_BROWSER=1`` (CI).
+``COURSE_NOTEBOOKS_ROOT`` points the tests at another folder holding ``notebooks/`` (scratch notebooks).
 """
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import hashlib
 import json
 import os
-import re
 import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser_support import jupyter_server, require_browser, wait_kernel_settled
+from tests import browser_checks as bc
+from tests import browser_editor as ed
+from tests import browser_fit as fit
+from tests.browser_support import (  # noqa: F401 (course_lab_server: a fixture, used by name)
+    PRESETS,
+    course_lab_server,
+    jupyter_server,
+    kernel_name,
+    served_copy,
+)
+from tools import course_export as ce
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = Path(os.environ.get("COURSE_NOTEBOOKS_ROOT", REPO)).resolve()
-ARTIFACTS = REPO / "tests" / "artifacts" / "browser"
-
-KERNEL_TIMEOUT_MS = 60_000  # kernel start, from opening the tab
-RUN_TIMEOUT_MS = 180_000  # run all cells
-WIDGET_TIMEOUT_MS = 20_000  # a widget renders, a click shows its effect
-PLAY_TIMEOUT_MS = 10_000  # one tick of the slowest speed (2 s) plus slack
-
-
-def _notebooks() -> list[str]:
-    found = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "solutions").glob("*.ipynb"))
-    return [p.relative_to(ROOT).as_posix() for p in found]
-
-
-NOTEBOOKS = _notebooks()
-
-
-# ----------------------------------------------------------------------------- fixtures
+LESSONS = [p.relative_to(ROOT).as_posix() for p in ce.lessons(ROOT / "notebooks")]
+SOLUTIONS = [p.relative_to(ROOT).as_posix() for p in ce.solutions(ROOT / "notebooks")]
+#: Where Step, Back, Play and the live figures are clicked, and where the editor is driven.
+STEP_PRESETS = ("notebook",)
+EDITOR_PRESETS = ("notebook",)
+#: Where every run leaves a screenshot of the whole notebook; in the other presets only a failed run does.
+SHOT_PRESETS = ("notebook",)
+#: The lessons in every preset, the solutions in the notebook preset (the one a student works in).
+RUNS = [
+    pytest.param(preset, nb, id=f"{preset}-{Path(nb).stem}")
+    for preset in PRESETS
+    for nb in LESSONS + (SOLUTIONS if preset == "notebook" else [])
+]
 
 
-@pytest.fixture(scope="session")
-def served_root(tmp_path_factory) -> Path:
-    """A copy of notebooks/ beside links to everything else in ROOT: the server works on it.
+class Findings:
+    """The failed checks of one run, each with its name; `raise_any` fails the test with all of them."""
 
-    JupyterLab writes .ipynb_checkpoints next to a notebook it opens, and the notebooks may be
-    being edited while the tests run; the copy keeps the working tree untouched and the test
-    stable. Relative paths (``../docs/...``) still resolve through the links.
-    """
-    import shutil
+    def __init__(self, where: str):
+        self.where, self.failed, self.seconds = where, {}, {}
 
-    require_browser()
-    served = tmp_path_factory.mktemp("served")
-    for entry in ROOT.iterdir():
-        if entry.name in {"notebooks", ".git", ".venv"}:
-            continue
-        (served / entry.name).symlink_to(entry)
-    shutil.copytree(ROOT / "notebooks", served / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    # The saved outputs are not what is tested (the run in the page is): serve the notebooks
-    # without them, so that everything the page shows comes from this run.
-    for nb in (served / "notebooks").rglob("*.ipynb"):
-        content = json.loads(nb.read_text(encoding="utf-8"))
-        for cell in content.get("cells", []):
-            if cell.get("cell_type") == "code":
-                cell["outputs"], cell["execution_count"] = [], None
-        nb.write_text(json.dumps(content, indent=1), encoding="utf-8")
-    return served
+    @contextlib.contextmanager
+    def check(self, name: str):
+        """Run a block as the check `name`: an assertion or a browser error in it is recorded, not raised."""
+        t0 = time.monotonic()
+        try:
+            yield
+        except (AssertionError, PlaywrightError) as exc:
+            self.failed[name] = str(exc)[:2000]
+        finally:
+            self.seconds[name] = round(time.monotonic() - t0, 2)
 
-
-@pytest.fixture(scope="session")
-def lab(served_root):
-    with jupyter_server(served_root) as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
-def browser_context(lab, chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(WIDGET_TIMEOUT_MS)
-    yield context
-    context.close()
-
-
-# ----------------------------------------------------------------------------- in-page JS
-
-
-# Cells of the current notebook: type, prompt text, outputs (as saved JSON).
-JS_CELLS = """() => {
-  const nb = window.jupyterapp.shell.currentWidget.content;
-  return nb.widgets.map((c) => ({
-    type: c.model.type,
-    count: c.model.type === 'code' ? c.model.executionCount : null,
-    prompt: c.model.type === 'code' ? (c.node.querySelector('.jp-InputArea-prompt') || {}).textContent || '' : '',
-    outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [],
-  }));
-}"""
-
-# A widget's visible state: the update-k slider, the readout, the image src and a hash of its bytes.
-JS_STATE = """async (el) => {
-  const q = (direct, any) => el.querySelector(':scope > ' + direct) || el.querySelector(any);
-  const img = q('img.widget-image', 'img.widget-image');
-  const kbox = el.querySelector('.perceptron-k input');  // a player's "update k" box
-  const handle = kbox ? null : q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
-  const html = q('.widget-html .widget-html-content', '.widget-html-content');
-  let hash = null, png = null;
-  for (let attempt = 0; attempt < 5 && img && img.src; attempt++) {
-    try {  // the src is a blob URL, revoked when the next frame arrives: retry then
-      const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
-      let h = 2166136261;
-      for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 16777619) >>> 0; }
-      hash = h.toString(16) + ':' + bytes.length;
-      let bin = '';  // the bytes themselves (base64), to save both pictures when two that should match differ
-      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-      png = btoa(bin);
-      break;
-    } catch (e) { await new Promise((r) => setTimeout(r, 50)); }
-  }
-  return {
-    src: img ? img.src : null,
-    hash,
-    png,
-    readout: html ? html.innerText : null,
-    k: kbox ? Number(kbox.value) : handle ? Number(handle.getAttribute('aria-valuenow')) : null,
-    kmin: kbox ? Number(kbox.min) : handle ? Number(handle.getAttribute('aria-valuemin')) : null,
-    kmax: kbox ? Number(kbox.max) : handle ? Number(handle.getAttribute('aria-valuemax')) : null,
-  };
-}"""
-
-# The picture's src is not `src` any more, and, unless `readout` is null, the readout's words are not
-# `readout` any more (they come in a widget message of their own, after the picture's).
-JS_SRC_CHANGED = """([el, src, readout]) => {
-  const img = el.querySelector(':scope > img.widget-image') || el.querySelector('img.widget-image');
-  const html = el.querySelector(':scope > .widget-html .widget-html-content')
-               || el.querySelector('.widget-html-content');
-  return !!img && !!img.src && img.src !== src && (readout === null || (!!html && html.innerText !== readout));
-}"""
-
-# The notebook's view is `height` px high (to a pixel): JupyterLab has laid its panels out for the window.
-JS_VIEW_HEIGHT = """(height) => {
-  const nb = window.jupyterapp.shell.currentWidget.content.node;
-  const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
-  return Math.abs(el.clientHeight - height) <= 1;
-}"""
-
-JS_K_ABOVE = """([el, k]) => {
-  const h = el.querySelector('.perceptron-k input');
-  return !!h && Number(h.value) > k;
-}"""
-
-
-# ----------------------------------------------------------------------------- helpers
+    def raise_any(self) -> None:
+        if self.failed:
+            lines = [f"- {name}: {msg}" for name, msg in self.failed.items()]
+            raise AssertionError(
+                f"{self.where}: {len(self.failed)} of {len(self.seconds)} checks failed:\n" + "\n".join(lines)
+            )
 
 
 def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _open_and_run(page, lab, nb: str, timings: dict) -> None:
-    t0 = time.monotonic()
-    page.goto(lab.lab_url(nb))
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=KERNEL_TIMEOUT_MS)
-    timings["page_s"] = round(time.monotonic() - t0, 2)
-    # Kernel up, idle, and its start-up chatter with JupyterLab over (it passes through idle while starting).
-    wait_kernel_settled(page, nb, timeout_ms=KERNEL_TIMEOUT_MS)
-    timings["kernel_s"] = round(time.monotonic() - t0, 2)
-    # Saved outputs (and their stale widget views) go; execution counts are cleared with them.
-    page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
-    cells = page.evaluate(JS_CELLS)
-    assert all(c["count"] is None for c in cells if c["type"] == "code"), f"{nb}: outputs not cleared"
-    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    n_code = sum(c["type"] == "code" for c in cells)
-    page.wait_for_function(
-        """([path, n]) => {
-          const w = window.jupyterapp.shell.currentWidget;
-          const prompts = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
-          const k = w.sessionContext.session.kernel;
-          if (k.status !== 'idle' || prompts.some((p) => p.textContent.includes('*'))) return false;
-          if (prompts.length === n && prompts.every((p) => /^\\[\\d+\\]/.test(p.textContent.trim()))) return true;
-          // Run-all stops at a cell that raises: done too, the checks below report the error.
-          return w.content.widgets.some((c) => c.model.type === 'code'
-                 && c.model.outputs.toJSON().some((o) => o.output_type === 'error'));
-        }""",
-        arg=[nb, n_code],
-        timeout=RUN_TIMEOUT_MS,
-        polling=100,
-    )
+def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str) -> None:
+    n = 0
+    with found.check("pictures load"):
+        n = fit.pictures_ready(page, where)
+    for view in fit.VIEWS:
+        with found.check(f"window {view}"):
+            fit.set_view(page, view)
+        for i in range(n):
+            shot = f"{Path(nb).name[:2]}-{preset}-{view}.png" if i == 0 else None
+            with found.check(f"fit {view}, widget {i}"):
+                fit.check_fit(page, i, view, f"{where} [{view}] widget {i}", preset=preset, shot=shot)
+    with found.check("window lab-1440x900"):
+        fit.set_view(page, "lab-1440x900")
+    players = page.locator(".perceptron-stepthrough")
+    for i in range(players.count()):
+        with found.check(f"keys, player {i}"):
+            fit.check_keys(page, players.nth(i), f"{where} player {i}")
+    pickers = page.locator(".perceptron-stepthrough .widget-toggle-buttons")
+    for i in range(pickers.count()):
+        with found.check(f"panel picker {i}"):
+            fit.check_panel_picker(page, pickers.nth(i), f"{where} panel picker {i}")
+    switches = page.locator(".perceptron-runswitch")
+    for i in range(switches.count()):
+        with found.check(f"run switch {i}"):
+            fit.check_run_switch(page, switches.nth(i), f"{where} run switch {i}")
 
 
-def _check_outputs(page, nb: str) -> None:
-    problems = []
-    cells = page.evaluate(JS_CELLS)
-    code = [c for c in cells if c["type"] == "code"]
-    counts = [c["count"] for c in code]
-    if counts != list(range(1, len(code) + 1)):
-        problems.append(f"execution counts {counts}, expected 1..{len(code)} (cells ran out of order or not at all)")
-    for i, c in enumerate(cells):
-        for out in c["outputs"]:
-            if out.get("output_type") == "error":
-                problems.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
-            elif out.get("output_type") == "stream" and out.get("name") == "stderr":
-                text = "".join(out.get("text", ""))
-                problems.append(f"cell {i}: stderr: {text[:500]}")
-    for text in page.locator(
-        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
-    ).all_inner_texts():
-        if "Traceback" in text or "Error" in text:
-            problems.append(f"error shown on the page: {text[:500]}")
-    assert not problems, f"{nb}:\n" + "\n".join(problems)
+def _step_back_play(page, found: Findings, where: str, stem: str, notes: list[str]) -> None:
+    for i, player in enumerate(page.locator(".perceptron-stepthrough").all()):
+        with found.check(f"Step, Back, Play, player {i}"):
+            notes += bc.check_player(page, where, i, player, stem=stem)
+    for i, live in enumerate(page.locator(".perceptron-livefigure").all()):
+        with found.check(f"live figure {i}"):
+            notes += bc.check_livefigure(page, where, i, live)
 
 
-def _check_widgets_rendered(page, nb: str) -> None:
-    try:
-        page.wait_for_function(
-            "() => !document.body.innerText.includes('Loading widget')", timeout=WIDGET_TIMEOUT_MS, polling=100
-        )
-    except Exception:  # noqa: BLE001 (reported below with the page text)
-        pass
-    body = page.locator("body").inner_text()
-    assert "Error displaying widget" not in body, f"{nb}: " + _around(body, "Error displaying widget")
-    assert "Loading widget" not in body, f"{nb}: a widget never loaded: " + _around(body, "Loading widget")
-    # Every widget-view output holds a rendered widget.
-    empty = page.evaluate(
-        """() => [...document.querySelectorAll(
-              '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]')]
-            .filter((o) => !o.querySelector('.jupyter-widgets')).length"""
-    )
-    assert empty == 0, f"{nb}: {empty} widget output(s) rendered nothing"
+def _editor(page, found: Findings, nb: str, where: str) -> None:
+    editor = page.locator(ed.SELECTOR).first
+    with found.check("editor shown"):
+        editor.wait_for(timeout=30_000)
+    if "editor shown" in found.failed:
+        return
+    with found.check("editor: click, Undo, Redo"):
+        ed.check_click_undo(page, editor, where)
+    with found.check("editor: drag, alt-click"):
+        ed.check_drag_alt_click(page, editor, where)
+    with found.check("editor: keyboard"):
+        ed.check_keyboard_add(page, editor, where)
+    with found.check("editor: axe-core"):
+        ed.screenshot(editor, Path(nb).name[:2])
+        problems = ed.axe_serious(page, editor)
+        assert not problems, f"{where}: axe-core found serious problems in the editor:\n" + "\n".join(problems)
 
 
-def _around(text: str, needle: str, width: int = 200) -> str:
-    i = text.find(needle)
-    return text[max(0, i - width) : i + width]
-
-
-def _button(player, name: str):
-    return player.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{name}\s*$"))
-
-
-def _state(el) -> dict:
-    return el.evaluate(JS_STATE)
-
-
-def _wait_src_change(page, el, src: str, what: str, readout: str | None = None) -> None:
-    """Wait until the picture changed (and the readout too, when `readout`, the words before, is given)."""
-    try:
-        page.wait_for_function(JS_SRC_CHANGED, arg=[el.element_handle(), src, readout], timeout=WIDGET_TIMEOUT_MS,
-                               polling=20)
-    except Exception as exc:  # noqa: BLE001
-        words = "" if readout is None else " and its readout"
-        raise AssertionError(f"{what}: the picture{words} did not change within {WIDGET_TIMEOUT_MS} ms") from exc
-
-
-def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
-    """Click, then wait for the new picture and the new words (every click here changes both)."""
-    button.click()
-    _wait_src_change(page, el, before["src"], what, readout=before["readout"])
-    return _state(el)
-
-
-def _save_pair(nb: str, i: int, what: str, a: dict, b: dict) -> str:
-    """Write two pictures that should be equal to the artifacts folder, for a diff; their common name."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    stem = f"{nb.replace('/', '__').removesuffix('.ipynb')}-player{i}-{what}"
-    for tag, s in (("before", a), ("after", b)):
-        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(s["png"]))
-    return str((ARTIFACTS / f"{stem}-{{before,after}}.png").relative_to(REPO))
-
-
-def _check_player(page, nb: str, i: int, player) -> list[str]:
-    where = f"{nb}: player {i}"
-    player.scroll_into_view_if_needed()
-    s0 = _state(player)
-    assert s0["src"] and s0["hash"], f"{where}: no picture"
-    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' box"
-    assert s0["kmax"] > s0["kmin"], f"{where}: the run has no update to step through (K = 0)"
-    if s0["k"] >= s0["kmax"]:  # shown at the end: go back to the start first
-        s0 = _click_and_wait(page, player, _button(player, "Reset"), s0, f"{where}: Reset")
-        assert s0["k"] == s0["kmin"], f"{where}: Reset went to k = {s0['k']}"
-
-    # Step: one update forward, a new picture and readout.
-    s1 = _click_and_wait(page, player, _button(player, "Step"), s0, f"{where}: Step")
-    assert s1["k"] == s0["k"] + 1, f"{where}: Step moved k from {s0['k']} to {s1['k']}"
-    assert s1["readout"] != s0["readout"], f"{where}: Step left the readout unchanged: {s0['readout']!r}"
-    assert s1["hash"] != s0["hash"], f"{where}: Step gave the same picture bytes"
-
-    # Back: exactly the state before.
-    s2 = _click_and_wait(page, player, _button(player, "Back"), s1, f"{where}: Back")
-    assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
-    assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
-    if s2["hash"] != s0["hash"]:
-        saved = _save_pair(nb, i, "back", s0, s2)
-        raise AssertionError(f"{where}: Back did not restore the picture (bytes differ: {s0['hash']} then "
-                             f"{s2['hash']}; both saved as {saved})")
-
-    # Play: the kernel's timer advances the slider; the same button, then reading "Pause", stops it.
-    start = s2["k"]
-    play = player.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
-    pause = player.locator("button").filter(has_text=re.compile(r"^\s*Pause\s*$"))
-    assert play.count() == 1, f"{where}: no play button"
-    play.first.click()
-    try:
-        page.wait_for_function(JS_K_ABOVE, arg=[player.element_handle(), start], timeout=PLAY_TIMEOUT_MS, polling=20)
-    except Exception as exc:  # noqa: BLE001
-        raise AssertionError(f"{where}: playing did not advance the slider within {PLAY_TIMEOUT_MS} ms") from exc
-    _wait_src_change(page, player, s2["src"], f"{where}: play")
-    s3 = _state(player)
-    if pause.count():  # still playing (a long run): pause it
-        pause.first.click()
-        page.wait_for_function(
-            "(el) => [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Play')",
-            arg=player.element_handle(), timeout=5000
-        )
-        k_paused = _state(player)["k"]
-        # What is tested is that nothing happens: two ticks at the default speed (500 ms), plus slack.
-        page.wait_for_timeout(1200)
-        assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
-    assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
-    return [f"player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, played to {s3['k']} of {s0['kmax']}"]
-
-
-def _check_livefigure(page, nb: str, i: int, live) -> list[str]:
-    where = f"{nb}: live figure {i}"
-    live.scroll_into_view_if_needed()
-    s0 = _state(live)
-    assert s0["src"] and s0["hash"], f"{where}: no picture"
-    handle = live.locator(".widget-slider .noUi-handle").first
-    if handle.count() == 0:
-        return [f"live figure {i}: no slider to nudge (not checked)"]
-    at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
-    handle.focus()
-    handle.press("ArrowLeft" if at_max else "ArrowRight")
-    _wait_src_change(page, live, s0["src"], f"{where}: slider nudge")
-    s1 = _state(live)
-    assert s1["hash"] != s0["hash"], f"{where}: nudging the slider gave the same picture bytes"
-    return [f"live figure {i}: slider nudged, picture changed"]
-
-
-MAX_SHOT_HEIGHT = 12_000  # px per browser screenshot; taller notebooks are shot in parts and stitched
-
-
-def _screenshot(page, nb: str) -> Path:
-    """The whole notebook in one picture: side areas collapsed, the window as tall as the notebook.
-
-    Past MAX_SHOT_HEIGHT the notebook is scrolled and shot in parts, which are stitched.
-    """
-    page.evaluate("window.jupyterapp.shell.collapseLeft(); window.jupyterapp.shell.collapseRight()")
-    js_scroll = """(top) => {
-      const nb = window.jupyterapp.shell.currentWidget.content.node;
-      const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
-      el.scrollTop = top;
-      const r = el.getBoundingClientRect();
-      return {top: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
-              x: r.left, y: r.top, width: r.width, height: r.height};
-    }"""
-    m = page.evaluate(js_scroll, 0)
-    old = page.viewport_size["height"]
-    new = int(min(old + max(0, m["scrollHeight"] - m["clientHeight"]), MAX_SHOT_HEIGHT))
-    page.set_viewport_size({"width": 1280, "height": new})
-    # the bars around the notebook keep their heights: its view grows by as much as the window
-    page.wait_for_function(JS_VIEW_HEIGHT, arg=m["clientHeight"] + new - old)
-    m = page.evaluate(js_scroll, 0)
-    out = ARTIFACTS / (nb.replace("/", "__").removesuffix(".ipynb") + ".png")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if m["scrollHeight"] <= m["clientHeight"] + 1:
-        page.screenshot(path=str(out), full_page=True)
-        return out
-
-    import io
-
-    from PIL import Image
-
-    clip = {"x": m["x"], "y": m["y"], "width": m["width"], "height": m["height"]}
-    parts = [Image.open(io.BytesIO(page.screenshot(clip={**clip, "x": 0, "width": 1280, "y": 0,
-                                                          "height": m["y"] + m["height"]})))]  # fmt: skip
-    shown = m["clientHeight"]  # notebook pixels already in the picture
-    while shown < m["scrollHeight"]:
-        m = page.evaluate(js_scroll, shown)  # a screenshot waits for the next frame: the scrolled one
-        img = Image.open(io.BytesIO(page.screenshot(clip=clip)))
-        new = m["top"] + m["clientHeight"] - shown  # the rows not shown before, at the bottom
-        if new <= 0:
-            break
-        scale = img.height / m["height"]
-        img = img.crop((0, img.height - round(new * scale), img.width, img.height))
-        full = Image.new("RGB", (1280, img.height), "white")
-        full.paste(img, (round(m["x"]), 0))
-        parts.append(full)
-        shown += new
-    total = Image.new("RGB", (1280, sum(p.height for p in parts)), "white")
-    y = 0
-    for part in parts:
-        total.paste(part, (0, y))
-        y += part.height
-    total.save(out)
-    return out
-
-
-# ----------------------------------------------------------------------------- the test
-
-
-@pytest.mark.parametrize("nb", NOTEBOOKS)
-def test_notebook_in_jupyterlab(nb, request):
-    require_browser()  # here, not in a fixture: a missing browser is then a skip or a failure, not an error
-    lab = request.getfixturevalue("lab")
-    browser_context = request.getfixturevalue("browser_context")
+@pytest.mark.parametrize(("preset", "nb"), RUNS)
+def test_notebook_in_jupyterlab(preset, nb, request):
+    lab = request.getfixturevalue("course_lab_server")  # here: a missing browser is a skip or a failure, not an error
+    chromium = request.getfixturevalue("chromium")
     path = lab.root_dir / nb
     if not path.is_file():
         pytest.skip(f"{nb} was removed after collection")
     digest = _file_digest(path)
-    page = browser_context.new_page()
+    where, stem = f"{nb} [{preset}]", bc.artifact_stem(nb, preset)
+    found, timings, notes = Findings(where), {}, []
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(bc.WIDGET_TIMEOUT_MS)
+    page = context.new_page()
     page_errors: list[str] = []
     page.on("pageerror", lambda exc: page_errors.append(str(exc)))
-    timings = {}
-    notes: list[str] = []
     t0 = time.monotonic()
     try:
-        _open_and_run(page, lab, nb, timings)
+        bc.open_and_run(page, lab, nb, timings, kernel=kernel_name(preset))
         timings["open_and_run_s"] = round(time.monotonic() - t0, 2)
-        _check_outputs(page, nb)
-        _check_widgets_rendered(page, nb)
-        for i, player in enumerate(page.locator(".perceptron-stepthrough").all()):
-            notes += _check_player(page, nb, i, player)
-        for i, live in enumerate(page.locator(".perceptron-livefigure").all()):
-            notes += _check_livefigure(page, nb, i, live)
+        with found.check("outputs"):
+            bc.check_outputs(page, where)
+        with found.check("widgets render"):
+            bc.check_widgets_rendered(page, where)
+        if nb in LESSONS:
+            _fit_and_keys(page, found, nb, preset, where)
+        if nb in LESSONS and preset in EDITOR_PRESETS and ed.shows_editor(path):
+            _editor(page, found, nb, where)
+        if preset in STEP_PRESETS:
+            _step_back_play(page, found, where, stem, notes)
+        with found.check("page errors"):
+            assert not page_errors, f"{where}: uncaught errors in the page:\n" + "\n".join(page_errors)
         timings["checks_s"] = round(time.monotonic() - t0 - timings["open_and_run_s"], 2)
-        assert not page_errors, f"{nb}: uncaught errors in the page:\n" + "\n".join(page_errors)
     finally:
-        try:
-            shot = _screenshot(page, nb)
-            notes.append(f"screenshot: {shot.relative_to(REPO)}")
-        except Exception as exc:  # noqa: BLE001 (a failed screenshot must not hide the real failure)
-            notes.append(f"screenshot failed: {exc}")
-        page.close()
+        if preset in SHOT_PRESETS or found.failed or "checks_s" not in timings:
+            t_shot = time.monotonic()
+            try:
+                notes.append(f"screenshot: {bc.screenshot(page, stem).relative_to(REPO)}")
+            except PlaywrightError as exc:  # a failed screenshot must not hide the real failure
+                notes.append(f"screenshot failed: {exc}")
+            timings["screenshot_s"] = round(time.monotonic() - t_shot, 2)
+        context.close()
         lab.shutdown_kernels()
         timings["total_s"] = round(time.monotonic() - t0, 2)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        (ARTIFACTS / (nb.replace("/", "__").removesuffix(".ipynb") + ".json")).write_text(
-            json.dumps({"notebook": nb, "timings": timings, "notes": notes}, indent=2)
-        )
-        print(f"{nb}: {timings}; " + "; ".join(notes))
-    assert _file_digest(path) == digest, f"{nb}: the browser run modified the notebook file (autosave?)"
+        bc.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        record = {
+            "notebook": nb,
+            "preset": preset,
+            "timings": timings,
+            "notes": notes,
+            "check_s": found.seconds,
+            "failed": found.failed,
+        }
+        (bc.ARTIFACTS / f"{stem}.json").write_text(json.dumps(record, indent=2))
+        print(f"{where}: {timings}; " + "; ".join(notes))
+    with found.check("file unchanged"):
+        assert _file_digest(path) == digest, f"{where}: the browser run modified the notebook file (autosave?)"
+    found.raise_any()
+
+
+def test_editor_in_the_app_view(chromium, tmp_path):
+    """Lesson 03 in the app view (Voila with the course template, as `make app NB=03` serves it): a click adds a
+    point, Undo and Redo give back the pictures (`browser_editor.check_click_undo`)."""
+    lesson = next(Path(nb).name for nb in LESSONS if Path(nb).name.startswith("03_"))
+    root = served_copy(tmp_path, source=ROOT)
+    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
+    with jupyter_server(
+        root / "notebooks", app="voila", env=env, extra_args=["--template=course_app"], timeout=90
+    ) as srv:
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(srv.voila_url(lesson), timeout=240_000)
+            editor = page.locator(ed.SELECTOR).first
+            editor.wait_for(timeout=240_000)
+            page.wait_for_function(
+                f"(el) => ({ed.JS_STATE})(el).count > 0", arg=editor.element_handle(), timeout=60_000
+            )
+            ed.check_click_undo(page, editor, f"app {lesson}")
+        finally:
+            page.close()

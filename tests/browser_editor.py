@@ -1,30 +1,32 @@
-"""The student's own points, in Chromium: a real click on the picture adds a point, Undo gives back the
-same picture and words, the keyboard route adds one too, and axe-core finds nothing serious in an editor.
+"""The student's own points, in Chromium (tests/test_browser.py runs these checks on every lesson that shows a
+``PointEditor``, on its first editor, and on lesson 03 in the app view).
 
-For lessons 03, 04 and 05 in JupyterLab (their first editor: the main player of the lesson), and for
-lesson 03 in the app view (Voila with the course template, as `make app NB=03` serves it).
+`check_click_undo`: a real click on the picture adds a point, Undo gives back the same picture and words, Redo the
+picture after the click. `check_drag_alt_click`: a real drag moves a point, alt-click removes it.
+`check_keyboard_add`: the keyboard route ("Keyboard cursor", "Add here") adds one, Delete on the picture removes
+it. `axe_serious`: axe-core finds nothing serious in an editor.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from pathlib import Path
 
-import pytest
-
-from tests.browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
-
-pytestmark = pytest.mark.browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "artifacts" / "editor"
-LESSONS = ["03_hyperplane_updates.ipynb", "04_margin_bound.ipynb", "05_kernel_lifting.ipynb"]
-TIMEOUT_MS = 180_000
+SELECTOR = ".perceptron-editor"
 
-JS_HASH = """async (el) => { const img = el.querySelector('img.widget-image');
-  const buf = await (await fetch(img.src)).arrayBuffer();
-  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', buf));
-  return Array.from(d).map((b) => b.toString(16).padStart(2, '0')).join(''); }"""
+# The picture's bytes: their SHA-256 and themselves (base64), to save both pictures when two that should match differ.
+JS_PICTURE = """async (el) => { const img = el.querySelector('img.widget-image');
+  const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return {hash: Array.from(d).map((b) => b.toString(16).padStart(2, '0')).join(''), png: btoa(bin)}; }"""
 
 JS_STATE = """(el) => {
   const img = el.querySelector('img.widget-image');
@@ -36,23 +38,15 @@ JS_STATE = """(el) => {
 }"""
 
 
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    require_browser()
-    root = served_copy(tmp_path_factory.mktemp("served-editor"))
-    with jupyter_server(root) as server:
-        yield server
-
-
-
-
 def _wait(page, editor, condition: str, where: str, timeout=15_000):
     try:
-        page.wait_for_function(f"(el) => {{ const s = ({JS_STATE})(el); return {condition}; }}",
-                               arg=editor.element_handle(), timeout=timeout, polling=30)
-    except Exception as exc:  # noqa: BLE001
+        page.wait_for_function(
+            f"(el) => {{ const s = ({JS_STATE})(el); return {condition}; }}",
+            arg=editor.element_handle(),
+            timeout=timeout,
+            polling=30,
+        )
+    except PlaywrightTimeoutError as exc:
         raise AssertionError(f"{where}: waited for {condition}; state {editor.evaluate(JS_STATE)}") from exc
 
 
@@ -94,31 +88,45 @@ def _empty_spot(editor):
     return box["x"] + spot["fx"] * box["width"], box["y"] + spot["fy"] * box["height"]
 
 
-def _click_adds_and_undo_restores(page, editor, where: str) -> dict:
+def _same_picture(a: dict, b: dict, where: str, what: str) -> None:
+    """Assert two pictures (`JS_PICTURE`) have the same bytes; when not, save both to ARTIFACTS for a diff."""
+    if a["hash"] == b["hash"]:
+        return
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{where}-{what}").strip("_")
+    for tag, pic in (("expected", a), ("got", b)):
+        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(pic["png"]))
+    saved = (ARTIFACTS / f"{stem}-{{expected,got}}.png").relative_to(REPO)
+    raise AssertionError(f"{where}: {what} did not give back the same picture bytes (both saved as {saved})")
+
+
+def check_click_undo(page, editor, where: str) -> dict:
+    """A click on an empty spot adds a point; Undo gives back the words and the picture bytes, Redo the picture
+    after the click, Undo again the start. Returns the state at the start."""
     editor.scroll_into_view_if_needed()
     s0 = editor.evaluate(JS_STATE)
-    h0 = editor.evaluate(JS_HASH)
+    h0 = editor.evaluate(JS_PICTURE)
     assert s0["count"] > 0, f"{where}: the readout does not count the points: {s0['readout']!r}"
     assert "click" in s0["title"].lower(), f"{where}: the picture's alt/title does not say a click adds a point"
     x, y = _empty_spot(editor)
     page.mouse.click(x, y)
     _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Added point')", f"{where}: click")
-    h1 = editor.evaluate(JS_HASH)
-    assert h1 != h0, f"{where}: the picture did not change after a click"
+    h1 = editor.evaluate(JS_PICTURE)
+    assert h1["hash"] != h0["hash"], f"{where}: the picture did not change after a click"
     editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
     _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo")
     s2 = editor.evaluate(JS_STATE)
     assert s2["readout"] == s0["readout"], f"{where}: Undo did not give back the words"
-    assert editor.evaluate(JS_HASH) == h0, f"{where}: Undo did not give back the same picture bytes"
+    _same_picture(h0, editor.evaluate(JS_PICTURE), where, "Undo")
     editor.locator("button", has_text=re.compile(r"^\s*Redo\s*$")).click()
     _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Redone')", f"{where}: Redo")
-    assert editor.evaluate(JS_HASH) == h1, f"{where}: Redo did not give back the same picture bytes"
+    _same_picture(h1, editor.evaluate(JS_PICTURE), where, "Redo")
     editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
     _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo again")
     return s0
 
 
-def _drag_moves_and_alt_click_removes(page, editor, where: str) -> None:
+def check_drag_alt_click(page, editor, where: str) -> None:
     """A real drag moves a point (pressed on its centre, released on another empty spot); alt-click on it
     removes it. The point is one placed here first, so its centre is known."""
     n = editor.evaluate(JS_STATE)["count"]
@@ -138,7 +146,9 @@ def _drag_moves_and_alt_click_removes(page, editor, where: str) -> None:
     _wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
 
 
-def _keyboard_adds(page, editor, where: str) -> None:
+def check_keyboard_add(page, editor, where: str) -> None:
+    """Keyboard only: "Keyboard cursor", then "Add here" adds a point; Delete with the pointer on the picture
+    removes it (the cursor stays shown)."""
     n = editor.evaluate(JS_STATE)["count"]
     toggle = editor.locator("button", has_text="Keyboard cursor")
     page.mouse.move(1, 1)  # the pointer off the picture: while it is on it, the picture takes every key
@@ -165,49 +175,30 @@ def _keyboard_adds(page, editor, where: str) -> None:
     _wait(page, editor, f"s.count === {n}", f"{where}: Delete on the picture")
 
 
-def _axe(page, editor) -> list[str]:
+def axe_serious(page, editor) -> list[str]:
+    """The serious and critical axe-core (WCAG 2 A, AA) violations inside `editor`, one line per element."""
     import axe_playwright_python
 
     if not page.evaluate("() => !!window.axe"):
         page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
-    result = page.evaluate("""(el) => axe.run(el, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})""",
-                           editor.element_handle())
-    return [f"{v['id']} ({v['impact']}): {n['target']} - {v['help']}" for v in result["violations"]
-            if v["impact"] in ("serious", "critical") for n in v["nodes"]]
+    result = page.evaluate(
+        """(el) => axe.run(el, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})""", editor.element_handle()
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {n['target']} - {v['help']}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+        for n in v["nodes"]
+    ]
 
 
-@pytest.mark.parametrize("nb", LESSONS)
-def test_editor_in_jupyterlab(lab, chromium, nb):
-    context = chromium.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    try:
-        open_and_run_all(page, lab, f"notebooks/{nb}", timeout_ms=TIMEOUT_MS)
-        editor = page.locator(".perceptron-editor").first
-        editor.wait_for(timeout=30_000)
-        _click_adds_and_undo_restores(page, editor, nb)
-        _drag_moves_and_alt_click_removes(page, editor, nb)
-        _keyboard_adds(page, editor, nb)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        editor.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-editor.png"))
-        found = _axe(page, editor)
-        assert not found, f"{nb}: axe-core found serious problems in the editor:\n" + "\n".join(found)
-    finally:
-        context.close()
-        lab.shutdown_kernels()  # through the server's REST API: done when it returns
+def shows_editor(path: Path) -> bool:
+    """Whether the notebook at `path` makes a ``PointEditor`` (then the page must show a `SELECTOR`)."""
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    return any(c["cell_type"] == "code" and "PointEditor(" in "".join(c["source"]) for c in nb["cells"])
 
 
-def test_editor_in_the_app_view(chromium, tmp_path):
-    root = served_copy(tmp_path)
-    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter")}
-    with jupyter_server(root / "notebooks", app="voila", env=env, extra_args=["--template=course_app"],
-                        timeout=90) as srv:
-        page = chromium.new_page(viewport={"width": 1280, "height": 720})
-        try:
-            page.goto(srv.voila_url(LESSONS[0]), timeout=240_000)
-            editor = page.locator(".perceptron-editor").first
-            editor.wait_for(timeout=240_000)
-            page.wait_for_function(f"(el) => ({JS_STATE})(el).count > 0", arg=editor.element_handle(),
-                                   timeout=60_000)
-            _click_adds_and_undo_restores(page, editor, "app 03")
-        finally:
-            page.close()
+def screenshot(editor, stem: str) -> None:
+    """The editor's picture and controls, to ``ARTIFACTS/stem-editor.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    editor.screenshot(path=str(ARTIFACTS / f"{stem}-editor.png"))

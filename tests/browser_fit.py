@@ -1,8 +1,7 @@
-"""Every player and live figure of every lesson, measured in JupyterLab in headless Chromium.
+"""Players and live figures of a lesson, measured and driven by keys in JupyterLab (tests/test_browser.py
+runs these checks on each lesson in each style preset, ``notebook`` and ``lecture``, the kernel's ``COURSE_STYLE``).
 
-For each lesson (01-05) and each style preset (``notebook``, ``lecture``, through the kernel's
-``COURSE_STYLE``), run all cells, then for every ``.perceptron-stepthrough`` and
-``.perceptron-livefigure``:
+`check_fit`, for every ``.perceptron-stepthrough`` and ``.perceptron-livefigure`` (there is at least one):
 
 * the picture is never shown larger than its CSS size (its frames have 2 pixels per CSS pixel, for a
   high-density screen), keeps its aspect ratio, and at 1440x900 with the file browser open is shown at
@@ -12,10 +11,12 @@ For each lesson (01-05) and each style preset (``notebook``, ``lecture``, throug
 * picture, Step button and the readout's first line (and a run switch's buttons above them) fit in one
   view of the notebook, measured at 1440x900 with the file browser open and at 1280x720 (a projector)
   with it closed;
-* the picture has alt text, and every button has a name (text or aria-label);
-* players: with the pointer on the picture, → steps, ← steps back, End goes to the last update of the run
-  on show, Home to the start, space plays and pauses; and after a RunSwitch change End goes to the
-  new run's last update (it once went to the previous run's).
+* the picture has alt text, and every button has a name (text or aria-label).
+
+`check_keys`: with the pointer on a player's picture, → steps, ← steps back, End goes to the last update of
+the run on show, Home to the start, space plays and pauses. `check_panel_picker`: each button of a player's
+panel picker shows another picture, no larger than its CSS size. `check_run_switch`: after a RunSwitch change
+End goes to the new run's last update (it once went to the previous run's).
 
 Screenshots of the first player of each lesson at each size go to ``tests/artifacts/player/``.
 """
@@ -24,16 +25,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from tests.browser_support import jupyter_server, open_and_run_all, require_browser, served_copy
-
-pytestmark = pytest.mark.browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "artifacts" / "player"
-LESSONS = sorted(p.name for p in (REPO / "notebooks").glob("0[1-9]_*.ipynb"))
-PRESETS = ("notebook", "lecture")
 VIEWS = {"lab-1440x900": ((1440, 900), True), "projector-1280x720": ((1280, 720), False)}
 TIMEOUT_MS = 180_000
 LEAST_SCALE = 0.9  # at 1440x900 with the file browser open
@@ -42,16 +37,7 @@ JS_TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAni
 JS_PICTURES_READY = """() => { const imgs = [...document.querySelectorAll('.jp-Notebook img.widget-image')];
   return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0)
     && !document.body.innerText.includes('Loading widget'); }"""
-
-
-
-
-@pytest.fixture(scope="module", params=PRESETS)
-def lab(request, tmp_path_factory):
-    require_browser()
-    root = served_copy(tmp_path_factory.mktemp(f"served-{request.param}"))
-    with jupyter_server(root, env={"COURSE_STYLE": request.param}) as server:
-        yield request.param, server
+WIDGETS = ".perceptron-stepthrough, .perceptron-livefigure"
 
 
 # ----------------------------------------------------------------------------- in-page measurements
@@ -94,25 +80,22 @@ JS_K = """(el) => { const b = el.querySelector('.perceptron-k input');
 JS_PLAYING = "(el) => [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Pause')"
 
 
-def _open_and_run(page, server, nb: str) -> None:
-    open_and_run_all(page, server, f"notebooks/{nb}", timeout_ms=TIMEOUT_MS)
-    page.wait_for_function(JS_PICTURES_READY, timeout=TIMEOUT_MS, polling=100)
-
-
 def _settled(page) -> None:
     """The layout has been applied and painted: two animation frames have passed."""
     page.evaluate(JS_TWO_FRAMES)
 
 
-def _set_view(page, name: str) -> None:
+def set_view(page, name: str) -> None:
+    """The window of `VIEWS[name]`, the file browser open or closed as it says, laid out and painted."""
     (w, h), browser_open = VIEWS[name]
     page.set_viewport_size({"width": w, "height": h})
     page.wait_for_function(f"() => window.innerWidth === {w} && window.innerHeight === {h}", timeout=10_000)
     shown = page.evaluate("() => !window.jupyterapp.shell.leftCollapsed")
     if shown != browser_open:
         page.evaluate("window.jupyterapp.commands.execute('filebrowser:toggle-main')")
-        page.wait_for_function(f"() => window.jupyterapp.shell.leftCollapsed === {str(not browser_open).lower()}",
-                               timeout=10_000)
+        page.wait_for_function(
+            f"() => window.jupyterapp.shell.leftCollapsed === {str(not browser_open).lower()}", timeout=10_000
+        )
     _settled(page)
 
 
@@ -130,7 +113,8 @@ def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> di
     if least_scale is not None:
         assert cw >= least_scale * css - 0.5, f"{where}: picture of {css} CSS px shown at {cw} ({cw / css:.2f})"
     assert m["smallest"] >= SMALLEST_TEXT_PX[preset] - 0.01, (
-        f"{where}: text {m['smallestText']!r} at {m['smallest']:.1f} px < {SMALLEST_TEXT_PX[preset]}")
+        f"{where}: text {m['smallestText']!r} at {m['smallest']:.1f} px < {SMALLEST_TEXT_PX[preset]}"
+    )
     assert m["alt"] and len(m["alt"]) > 15, f"{where}: picture without alt text"
     assert m["unnamed"] == 0, f"{where}: {m['unnamed']} buttons without a name"
     parts = [m["img"]] + [b for b in (m["step"], m["head"], m["switch"]) if b]
@@ -138,10 +122,12 @@ def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> di
         top, bottom = min(p[0] for p in parts), max(p[1] for p in parts)
         view = m["view"][1] - m["view"][0]
         assert bottom - top <= view, (
-            f"{where}: switch + picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}")
+            f"{where}: switch + picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}"
+        )
         assert top >= m["view"][0] - 0.5 and bottom <= m["view"][1] + 0.5, (
             f"{where}: scrolled to its top, the player runs from {top:.0f} to {bottom:.0f} px, out of the "
-            f"view {m['view'][0]:.0f}..{m['view'][1]:.0f}")
+            f"view {m['view'][0]:.0f}..{m['view'][1]:.0f}"
+        )
     return m
 
 
@@ -153,13 +139,19 @@ def _press(page, el, key: str) -> None:
 
 def _wait_k(page, el, want, where):
     try:
-        page.wait_for_function(f"(el) => {{ const k = ({JS_K})(el); return k && {want}; }}", arg=el.element_handle(),
-                               timeout=10_000, polling=30)
-    except Exception as exc:  # noqa: BLE001
+        page.wait_for_function(
+            f"(el) => {{ const k = ({JS_K})(el); return k && {want}; }}",
+            arg=el.element_handle(),
+            timeout=10_000,
+            polling=30,
+        )
+    except PlaywrightTimeoutError as exc:
         raise AssertionError(f"{where}: k is {el.evaluate(JS_K)}, expected {want}") from exc
 
 
-def _keyboard(page, player, where: str) -> None:
+def check_keys(page, player, where: str) -> None:
+    """The keys on a player just after Run All (it is at k = 0); back at k = 0 at the end."""
+    player.evaluate("(e) => e.scrollIntoView({block: 'start'})")
     k, K = player.evaluate(JS_K)
     assert k == 0, f"{where}: after Run All the player is at k = {k}, not at its start"
     _press(page, player, "ArrowRight")
@@ -178,7 +170,7 @@ def _keyboard(page, player, where: str) -> None:
     _wait_k(page, player, "k[0] === 0", f"{where}: Home after play")
 
 
-def _switch_then_end(page, switch, where: str) -> list[str]:
+def check_run_switch(page, switch, where: str) -> list[str]:
     """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end."""
     buttons = switch.locator(":scope > .widget-toggle-buttons button")  # not a player's panel picker
     player = switch.locator(".perceptron-stepthrough").first
@@ -192,16 +184,23 @@ def _switch_then_end(page, switch, where: str) -> list[str]:
                  const b = el.querySelector('.perceptron-readout b'); const k = ({JS_K})(el);
                  const m = b && /^Start state \\(update 0 of (\\d+)\\)/.exec(b.textContent);
                  return !!m && !!k && k[0] === 0 && k[1] === Number(m[1]); }}""",
-            arg=player.element_handle(), timeout=10_000, polling=30)
+            arg=player.element_handle(),
+            timeout=10_000,
+            polling=30,
+        )
         K = player.evaluate(JS_K)[1]
         _press(page, player, "End")
         _wait_k(page, player, f"k[0] === k[1] && k[1] === {K}", f"{where} run {j}: End")
         want = f"Update {K} of {K}" if K else "Start state"
         try:
-            page.wait_for_function("([el, w]) => { const b = el.querySelector('.perceptron-readout b');"
-                                   " return !!b && b.textContent.startsWith(w); }",
-                                   arg=[player.element_handle(), want], timeout=10_000, polling=30)
-        except Exception as exc:  # noqa: BLE001
+            page.wait_for_function(
+                "([el, w]) => { const b = el.querySelector('.perceptron-readout b');"
+                " return !!b && b.textContent.startsWith(w); }",
+                arg=[player.element_handle(), want],
+                timeout=10_000,
+                polling=30,
+            )
+        except PlaywrightTimeoutError as exc:
             head = player.locator(".perceptron-readout b").inner_text()
             raise AssertionError(f"{where} run {j}: End shows {head!r}, not {want!r}") from exc
         done.append(K)
@@ -209,7 +208,7 @@ def _switch_then_end(page, switch, where: str) -> list[str]:
     return done
 
 
-def _pick_panel(page, picker, where: str) -> None:
+def check_panel_picker(page, picker, where: str) -> None:
     """A panel picker (a player with more panels than its preset shows at once): each button shows
     another picture, of the same CSS size; back to the first at the end."""
     player = picker.locator("xpath=ancestor::*[contains(@class, 'perceptron-stepthrough')][1]")
@@ -218,46 +217,37 @@ def _pick_panel(page, picker, where: str) -> None:
         before = player.evaluate("(el) => el.querySelector('img.widget-image').src")
         buttons.nth(j).click()
         try:
-            page.wait_for_function("([el, s]) => { const i = el.querySelector('img.widget-image');"
-                                   " return i.src !== s && i.complete && i.naturalWidth > 0; }",
-                                   arg=[player.element_handle(), before], timeout=10_000, polling=30)
-        except Exception as exc:  # noqa: BLE001
+            page.wait_for_function(
+                "([el, s]) => { const i = el.querySelector('img.widget-image');"
+                " return i.src !== s && i.complete && i.naturalWidth > 0; }",
+                arg=[player.element_handle(), before],
+                timeout=10_000,
+                polling=30,
+            )
+        except PlaywrightTimeoutError as exc:
             raise AssertionError(f"{where}: button {j} did not change the picture") from exc
         m = player.evaluate(JS_MEASURE)
         assert m["css"] and m["shown"][0] <= m["css"] + 0.5, f"{where}: button {j}: picture {m['shown']} > CSS"
 
 
-@pytest.mark.parametrize("nb", LESSONS)
-def test_players_fit_and_answer_keys(lab, chromium, nb):
-    preset, server = lab
-    context = chromium.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    try:
-        _open_and_run(page, server, nb)
-        widgets = page.locator(".perceptron-stepthrough, .perceptron-livefigure")
-        n = widgets.count()
-        assert n > 0, f"{nb}: no player or live figure"
+def pictures_ready(page, where: str) -> int:
+    """Wait until every picture in the notebook has loaded; the number of players and live figures."""
+    n = page.locator(WIDGETS).count()
+    assert n > 0, f"{where}: no player or live figure"
+    page.wait_for_function(JS_PICTURES_READY, timeout=TIMEOUT_MS, polling=100)
+    return n
+
+
+def check_fit(page, i: int, view: str, where: str, *, preset: str, shot: str | None = None) -> None:
+    """The `i`-th player or live figure fits in the view `view` (set by `set_view`); with `shot`, a screenshot of
+    the page scrolled to it goes to ``ARTIFACTS/shot``."""
+    _fits(
+        page,
+        page.locator(WIDGETS).nth(i),
+        where,
+        preset=preset,
+        least_scale=LEAST_SCALE if view == "lab-1440x900" else None,
+    )
+    if shot:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for view in VIEWS:
-            _set_view(page, view)
-            for i in range(n):
-                el = widgets.nth(i)
-                _fits(page, el, f"{nb} [{preset}, {view}] widget {i}", preset=preset,
-                      least_scale=LEAST_SCALE if view == "lab-1440x900" else None)
-                if i == 0:
-                    page.screenshot(path=str(ARTIFACTS / f"{nb[:2]}-{preset}-{view}.png"))
-        _set_view(page, "lab-1440x900")
-        players = page.locator(".perceptron-stepthrough")
-        for i in range(players.count()):
-            p = players.nth(i)
-            p.evaluate("(e) => e.scrollIntoView({block: 'start'})")
-            _keyboard(page, p, f"{nb} [{preset}] player {i}")
-        pickers = page.locator(".perceptron-stepthrough .widget-toggle-buttons")
-        for i in range(pickers.count()):
-            _pick_panel(page, pickers.nth(i), f"{nb} [{preset}] panel picker {i}")
-        switches = page.locator(".perceptron-runswitch")
-        for i in range(switches.count()):
-            _switch_then_end(page, switches.nth(i), f"{nb} [{preset}] switch {i}")
-    finally:
-        context.close()
-        server.shutdown_kernels()
+        page.screenshot(path=str(ARTIFACTS / shot))

@@ -1,0 +1,359 @@
+"""The checks of a notebook run in JupyterLab that every notebook gets (tests/test_browser.py runs them).
+
+* `open_and_run`: open the notebook in a kernel of a given kernelspec, clear the outputs, Run All;
+* `check_outputs`: every code cell ran, in order, and none has an error or stderr output;
+* `check_widgets_rendered`: no "Error displaying widget", no "Loading widget" left, no empty widget output;
+* `check_player`: a ``.perceptron-stepthrough`` answers: Step changes the readout and the picture, Back restores
+  both (same picture bytes; when it does not, both PNGs are saved for a diff, #34), play advances the
+  ``update k`` box and pause stops it;
+* `check_livefigure`: ArrowRight on a ``.perceptron-livefigure``'s first slider changes the picture;
+* `screenshot`: the whole notebook in one picture, to ``tests/artifacts/browser/`` (git-ignored).
+
+Every wait is on a condition (a new picture ``src``, changed words, an idle kernel), never a fixed time.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.browser_support import JupyterServer, wait_kernel_settled
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "tests" / "artifacts" / "browser"
+
+KERNEL_TIMEOUT_MS = 60_000  # kernel start, from opening the tab
+RUN_TIMEOUT_MS = 180_000  # run all cells
+WIDGET_TIMEOUT_MS = 20_000  # a widget renders, a click shows its effect
+PLAY_TIMEOUT_MS = 10_000  # one tick of the slowest speed (2 s) plus slack
+
+
+def artifact_stem(nb: str, preset: str) -> str:
+    """The file-name stem of a notebook's artifacts: ``solutions__03_..._solutions``, ``-lecture`` added in
+    the lecture preset."""
+    return nb.replace("/", "__").removesuffix(".ipynb") + ("" if preset == "notebook" else f"-{preset}")
+
+
+# ----------------------------------------------------------------------------- in-page JS
+
+
+# Cells of the current notebook: type, prompt text, outputs (as saved JSON).
+JS_CELLS = """() => {
+  const nb = window.jupyterapp.shell.currentWidget.content;
+  return nb.widgets.map((c) => ({
+    type: c.model.type,
+    count: c.model.type === 'code' ? c.model.executionCount : null,
+    prompt: c.model.type === 'code' ? (c.node.querySelector('.jp-InputArea-prompt') || {}).textContent || '' : '',
+    outputs: c.model.type === 'code' ? c.model.outputs.toJSON() : [],
+  }));
+}"""
+
+# A widget's visible state: the update-k slider, the readout, the image src and a hash of its bytes.
+JS_STATE = """async (el) => {
+  const q = (direct, any) => el.querySelector(':scope > ' + direct) || el.querySelector(any);
+  const img = q('img.widget-image', 'img.widget-image');
+  const kbox = el.querySelector('.perceptron-k input');  // a player's "update k" box
+  const handle = kbox ? null : q('.widget-slider .noUi-handle', '.widget-slider .noUi-handle');
+  const html = q('.widget-html .widget-html-content', '.widget-html-content');
+  let hash = null, png = null;
+  for (let attempt = 0; attempt < 5 && img && img.src; attempt++) {
+    try {  // the src is a blob URL, revoked when the next frame arrives: retry then
+      const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+      let h = 2166136261;
+      for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 16777619) >>> 0; }
+      hash = h.toString(16) + ':' + bytes.length;
+      let bin = '';  // the bytes themselves (base64), to save both pictures when two that should match differ
+      for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      png = btoa(bin);
+      break;
+    } catch (e) { await new Promise((r) => setTimeout(r, 50)); }
+  }
+  return {
+    src: img ? img.src : null,
+    hash,
+    png,
+    readout: html ? html.innerText : null,
+    k: kbox ? Number(kbox.value) : handle ? Number(handle.getAttribute('aria-valuenow')) : null,
+    kmin: kbox ? Number(kbox.min) : handle ? Number(handle.getAttribute('aria-valuemin')) : null,
+    kmax: kbox ? Number(kbox.max) : handle ? Number(handle.getAttribute('aria-valuemax')) : null,
+  };
+}"""
+
+# The picture's src is not `src` any more, and, unless `readout` is null, the readout's words are not
+# `readout` any more (they come in a widget message of their own, after the picture's).
+JS_SRC_CHANGED = """([el, src, readout]) => {
+  const img = el.querySelector(':scope > img.widget-image') || el.querySelector('img.widget-image');
+  const html = el.querySelector(':scope > .widget-html .widget-html-content')
+               || el.querySelector('.widget-html-content');
+  return !!img && !!img.src && img.src !== src && (readout === null || (!!html && html.innerText !== readout));
+}"""
+
+# The notebook's view is `height` px high (to a pixel): JupyterLab has laid its panels out for the window.
+JS_VIEW_HEIGHT = """(height) => {
+  const nb = window.jupyterapp.shell.currentWidget.content.node;
+  const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
+  return Math.abs(el.clientHeight - height) <= 1;
+}"""
+
+JS_K_ABOVE = """([el, k]) => {
+  const h = el.querySelector('.perceptron-k input');
+  return !!h && Number(h.value) > k;
+}"""
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def open_and_run(page, lab: JupyterServer, nb: str, timings: dict, *, kernel: str) -> None:
+    """Open `nb` (relative to the server's root) in a kernel of the kernelspec `kernel`, wait until the kernel
+    has settled, clear the outputs and Run All; return when every cell has run or one has raised.
+    The seconds to the page, to the kernel and to the end go into `timings`."""
+    t0 = time.monotonic()
+    lab.start_session(nb, kernel=kernel)
+    page.goto(lab.lab_url(nb))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=KERNEL_TIMEOUT_MS)
+    timings["page_s"] = round(time.monotonic() - t0, 2)
+    # Kernel up, idle, and its start-up chatter with JupyterLab over (it passes through idle while starting).
+    wait_kernel_settled(page, nb, timeout_ms=KERNEL_TIMEOUT_MS)
+    timings["kernel_s"] = round(time.monotonic() - t0, 2)
+    # Saved outputs (and their stale widget views) go; execution counts are cleared with them.
+    page.evaluate("window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    cells = page.evaluate(JS_CELLS)
+    assert all(c["count"] is None for c in cells if c["type"] == "code"), f"{nb}: outputs not cleared"
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    n_code = sum(c["type"] == "code" for c in cells)
+    page.wait_for_function(
+        """([path, n]) => {
+          const w = window.jupyterapp.shell.currentWidget;
+          const prompts = [...w.content.node.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+          const k = w.sessionContext.session.kernel;
+          if (k.status !== 'idle' || prompts.some((p) => p.textContent.includes('*'))) return false;
+          if (prompts.length === n && prompts.every((p) => /^\\[\\d+\\]/.test(p.textContent.trim()))) return true;
+          // Run-all stops at a cell that raises: done too, the checks below report the error.
+          return w.content.widgets.some((c) => c.model.type === 'code'
+                 && c.model.outputs.toJSON().some((o) => o.output_type === 'error'));
+        }""",
+        arg=[nb, n_code],
+        timeout=RUN_TIMEOUT_MS,
+        polling=100,
+    )
+
+
+def check_outputs(page, nb: str) -> None:
+    problems = []
+    cells = page.evaluate(JS_CELLS)
+    code = [c for c in cells if c["type"] == "code"]
+    counts = [c["count"] for c in code]
+    if counts != list(range(1, len(code) + 1)):
+        problems.append(f"execution counts {counts}, expected 1..{len(code)} (cells ran out of order or not at all)")
+    for i, c in enumerate(cells):
+        for out in c["outputs"]:
+            if out.get("output_type") == "error":
+                problems.append(f"cell {i}: {out.get('ename')}: {out.get('evalue')}")
+            elif out.get("output_type") == "stream" and out.get("name") == "stderr":
+                text = "".join(out.get("text", ""))
+                problems.append(f"cell {i}: stderr: {text[:500]}")
+    for text in page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+    ).all_inner_texts():
+        if "Traceback" in text or "Error" in text:
+            problems.append(f"error shown on the page: {text[:500]}")
+    assert not problems, f"{nb}:\n" + "\n".join(problems)
+
+
+def check_widgets_rendered(page, nb: str) -> None:
+    try:
+        page.wait_for_function(
+            "() => !document.body.innerText.includes('Loading widget')", timeout=WIDGET_TIMEOUT_MS, polling=100
+        )
+    except PlaywrightTimeoutError as exc:
+        body = page.locator("body").inner_text()
+        raise AssertionError(f"{nb}: a widget never loaded: " + _around(body, "Loading widget")) from exc
+    body = page.locator("body").inner_text()
+    assert "Error displaying widget" not in body, f"{nb}: " + _around(body, "Error displaying widget")
+    # Every widget-view output holds a rendered widget.
+    empty = page.evaluate(
+        """() => [...document.querySelectorAll(
+              '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]')]
+            .filter((o) => !o.querySelector('.jupyter-widgets')).length"""
+    )
+    assert empty == 0, f"{nb}: {empty} widget output(s) rendered nothing"
+
+
+def _around(text: str, needle: str, width: int = 200) -> str:
+    i = text.find(needle)
+    return text[max(0, i - width) : i + width]
+
+
+def _button(player, name: str):
+    return player.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{name}\s*$"))
+
+
+def _state(el) -> dict:
+    return el.evaluate(JS_STATE)
+
+
+def _wait_src_change(page, el, src: str, what: str, readout: str | None = None) -> None:
+    """Wait until the picture changed (and the readout too, when `readout`, the words before, is given)."""
+    try:
+        page.wait_for_function(
+            JS_SRC_CHANGED, arg=[el.element_handle(), src, readout], timeout=WIDGET_TIMEOUT_MS, polling=20
+        )
+    except PlaywrightTimeoutError as exc:
+        words = "" if readout is None else " and its readout"
+        raise AssertionError(f"{what}: the picture{words} did not change within {WIDGET_TIMEOUT_MS} ms") from exc
+
+
+def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
+    """Click, then wait for the new picture and the new words (every click here changes both)."""
+    button.click()
+    _wait_src_change(page, el, before["src"], what, readout=before["readout"])
+    return _state(el)
+
+
+def save_pair(stem: str, i: int, what: str, a: dict, b: dict) -> str:
+    """Write two pictures that should be equal to the artifacts folder, for a diff; their common name.
+    `stem` is the notebook's `artifact_stem`."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = f"{stem}-player{i}-{what}"
+    for tag, s in (("before", a), ("after", b)):
+        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(s["png"]))
+    return str((ARTIFACTS / f"{stem}-{{before,after}}.png").relative_to(REPO))
+
+
+def check_player(page, nb: str, i: int, player, *, stem: str) -> list[str]:
+    """Step, Back, Play and Pause on the `i`-th player; the notes to keep. `nb` names the run in messages,
+    `stem` (`artifact_stem`) the pictures saved when Back does not restore the picture."""
+    where = f"{nb}: player {i}"
+    player.scroll_into_view_if_needed()
+    s0 = _state(player)
+    assert s0["src"] and s0["hash"], f"{where}: no picture"
+    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' box"
+    assert s0["kmax"] > s0["kmin"], f"{where}: the run has no update to step through (K = 0)"
+    if s0["k"] >= s0["kmax"]:  # shown at the end: go back to the start first
+        s0 = _click_and_wait(page, player, _button(player, "Reset"), s0, f"{where}: Reset")
+        assert s0["k"] == s0["kmin"], f"{where}: Reset went to k = {s0['k']}"
+
+    # Step: one update forward, a new picture and readout.
+    s1 = _click_and_wait(page, player, _button(player, "Step"), s0, f"{where}: Step")
+    assert s1["k"] == s0["k"] + 1, f"{where}: Step moved k from {s0['k']} to {s1['k']}"
+    assert s1["readout"] != s0["readout"], f"{where}: Step left the readout unchanged: {s0['readout']!r}"
+    assert s1["hash"] != s0["hash"], f"{where}: Step gave the same picture bytes"
+
+    # Back: exactly the state before.
+    s2 = _click_and_wait(page, player, _button(player, "Back"), s1, f"{where}: Back")
+    assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
+    assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
+    if s2["hash"] != s0["hash"]:
+        saved = save_pair(stem, i, "back", s0, s2)
+        raise AssertionError(
+            f"{where}: Back did not restore the picture (bytes differ: {s0['hash']} then "
+            f"{s2['hash']}; both saved as {saved})"
+        )
+
+    # Play: the kernel's timer advances the slider; the same button, then reading "Pause", stops it.
+    start = s2["k"]
+    play = player.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
+    pause = player.locator("button").filter(has_text=re.compile(r"^\s*Pause\s*$"))
+    assert play.count() == 1, f"{where}: no play button"
+    play.first.click()
+    try:
+        page.wait_for_function(JS_K_ABOVE, arg=[player.element_handle(), start], timeout=PLAY_TIMEOUT_MS, polling=20)
+    except PlaywrightTimeoutError as exc:
+        raise AssertionError(f"{where}: playing did not advance the slider within {PLAY_TIMEOUT_MS} ms") from exc
+    _wait_src_change(page, player, s2["src"], f"{where}: play")
+    s3 = _state(player)
+    if pause.count():  # still playing (a long run): pause it
+        pause.first.click()
+        page.wait_for_function(
+            "(el) => [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Play')",
+            arg=player.element_handle(),
+            timeout=5000,
+        )
+        k_paused = _state(player)["k"]
+        # What is tested is that nothing happens: two ticks at the default speed (500 ms), plus slack.
+        page.wait_for_timeout(1200)
+        assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
+    assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
+    return [f"player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, played to {s3['k']} of {s0['kmax']}"]
+
+
+def check_livefigure(page, nb: str, i: int, live) -> list[str]:
+    """ArrowRight (ArrowLeft at the end) on the `i`-th live figure's first slider changes its picture."""
+    where = f"{nb}: live figure {i}"
+    live.scroll_into_view_if_needed()
+    s0 = _state(live)
+    assert s0["src"] and s0["hash"], f"{where}: no picture"
+    handle = live.locator(".widget-slider .noUi-handle").first
+    if handle.count() == 0:
+        return [f"live figure {i}: no slider to nudge (not checked)"]
+    at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+    handle.focus()
+    handle.press("ArrowLeft" if at_max else "ArrowRight")
+    _wait_src_change(page, live, s0["src"], f"{where}: slider nudge")
+    s1 = _state(live)
+    assert s1["hash"] != s0["hash"], f"{where}: nudging the slider gave the same picture bytes"
+    return [f"live figure {i}: slider nudged, picture changed"]
+
+
+MAX_SHOT_HEIGHT = 12_000  # px per browser screenshot; taller notebooks are shot in parts and stitched
+
+
+def screenshot(page, stem: str) -> Path:
+    """The whole notebook in one picture: side areas collapsed, the window as tall as the notebook.
+
+    Past MAX_SHOT_HEIGHT the notebook is scrolled and shot in parts, which are stitched.
+    """
+    page.evaluate("window.jupyterapp.shell.collapseLeft(); window.jupyterapp.shell.collapseRight()")
+    js_scroll = """(top) => {
+      const nb = window.jupyterapp.shell.currentWidget.content.node;
+      const el = nb.querySelector('.jp-WindowedPanel-outer') || nb;
+      el.scrollTop = top;
+      const r = el.getBoundingClientRect();
+      return {top: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
+              x: r.left, y: r.top, width: r.width, height: r.height};
+    }"""
+    m = page.evaluate(js_scroll, 0)
+    old = page.viewport_size["height"]
+    new = int(min(old + max(0, m["scrollHeight"] - m["clientHeight"]), MAX_SHOT_HEIGHT))
+    page.set_viewport_size({"width": 1280, "height": new})
+    # the bars around the notebook keep their heights: its view grows by as much as the window
+    page.wait_for_function(JS_VIEW_HEIGHT, arg=m["clientHeight"] + new - old)
+    m = page.evaluate(js_scroll, 0)
+    out = ARTIFACTS / f"{stem}.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if m["scrollHeight"] <= m["clientHeight"] + 1:
+        page.screenshot(path=str(out), full_page=True)
+        return out
+
+    import io
+
+    from PIL import Image
+
+    clip = {"x": m["x"], "y": m["y"], "width": m["width"], "height": m["height"]}
+    parts = [Image.open(io.BytesIO(page.screenshot(clip={**clip, "x": 0, "width": 1280, "y": 0,
+                                                          "height": m["y"] + m["height"]})))]  # fmt: skip
+    shown = m["clientHeight"]  # notebook pixels already in the picture
+    while shown < m["scrollHeight"]:
+        m = page.evaluate(js_scroll, shown)  # a screenshot waits for the next frame: the scrolled one
+        img = Image.open(io.BytesIO(page.screenshot(clip=clip)))
+        new = m["top"] + m["clientHeight"] - shown  # the rows not shown before, at the bottom
+        if new <= 0:
+            break
+        scale = img.height / m["height"]
+        img = img.crop((0, img.height - round(new * scale), img.width, img.height))
+        full = Image.new("RGB", (1280, img.height), "white")
+        full.paste(img, (round(m["x"]), 0))
+        parts.append(full)
+        shown += new
+    total = Image.new("RGB", (1280, sum(p.height for p in parts)), "white")
+    y = 0
+    for part in parts:
+        total.paste(part, (0, y))
+        y += part.height
+    total.save(out)
+    return out
