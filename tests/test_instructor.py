@@ -504,7 +504,8 @@ JS_RECORDING_FRAMES_FIT = """() => {
 def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, build, lesson):
     """Every slide of every deck, in both builds: one screen at 1280x720 (no inner scroll, no cut
     text, no image without alt) at every frame of its recordings, and the right arrow key always
-    reaches the next slide."""
+    reaches the next slide. One page load per deck, walked with the keyboard: the slide-by-slide
+    view is what this checks (axe checks the whole deck at once in the scroll view, test_a11y)."""
     decks = request.getfixturevalue("slides" if build == "saved" else "lecture_slides")
     deck = decks["out"] / f"{lesson.stem}.slides.html"
     page, problems = _offline_page(chromium, (1280, 720))
