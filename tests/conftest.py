@@ -3,6 +3,7 @@
 Kept small on purpose: importing the library here would hide import-time side effects.
 """
 
+import functools
 import os
 from pathlib import Path
 
@@ -19,8 +20,17 @@ if os.environ.get("CI"):
 
 
 TESTS = Path(__file__).resolve().parent
+#: Builds shared across modules, found by name in a module's source (a fixture asked for with
+#: `request.getfixturevalue` is not among a test's fixture names): the site and the decks of
+#: tests/export_builds.py, and the one JupyterLab of tests/browser_support.py.
+SHARED_BY_SOURCE = {"export_builds": "exports", "course_lab_server": "course_lab_server"}
 #: Fixtures every pytest-xdist worker may make for itself (cheap, or one per process by nature).
 PER_WORKER = {"chromium", "no_style_chosen"}
+
+
+@functools.cache
+def _source(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def xdist_group_of(item) -> str | None:
@@ -28,33 +38,45 @@ def xdist_group_of(item) -> str | None:
 
     ``make test`` runs ``pytest -n 2 --dist loadgroup``: each group goes whole to one worker, in order,
     so what its tests share is built once. A test module that imports ``tests.export_builds`` shares the
-    site and deck builds (`built(...)`) with every other such module: group "exports". Otherwise a
+    site and deck builds (`built(...)`) with every other such module: group "exports"; one that uses
+    ``course_lab_server`` shares the session's JupyterLab: group "course_lab_server". Otherwise a
     test that uses a module- or session-scoped fixture of this folder (a JupyterLab server, the hub, a
     wheel, ...) is grouped by that fixture: its module for a module fixture, the fixture's name for a
     session fixture. Other tests go wherever a worker is free.
     """
     module = getattr(item, "module", None)
     source = Path(module.__file__) if module is not None and getattr(module, "__file__", None) else None
-    if source is not None and "export_builds" in source.read_text(encoding="utf-8"):
-        return "exports"
+    text = _source(source) if source is not None else ""
+    for marker, group in SHARED_BY_SOURCE.items():
+        if marker in text:
+            return group
     info = getattr(item, "_fixtureinfo", None)
     for name in sorted(info.name2fixturedefs if info is not None else ()):
         if name in PER_WORKER:
             continue
         for fixturedef in info.name2fixturedefs[name]:
-            where = Path(getattr(fixturedef.func, "__code__", None).co_filename) if hasattr(
-                fixturedef.func, "__code__") else None
-            if fixturedef.scope not in ("module", "package", "session") or where is None or TESTS not in where.parents:
+            code = getattr(fixturedef.func, "__code__", None)  # None: a fixture of pytest or a plugin
+            if code is None or TESTS not in Path(code.co_filename).parents:
                 continue
-            return f"{source.stem}" if fixturedef.scope == "module" and source is not None else name
+            if fixturedef.scope in ("module", "package", "session"):
+                return source.stem if fixturedef.scope == "module" and source is not None else name
     return None
 
 
 def pytest_collection_modifyitems(config, items):
+    groups = {}
     for item in items:
         group = xdist_group_of(item)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+        groups[item.nodeid] = group
+    if getattr(config.option, "dist", "no") == "loadgroup":
+        # Largest groups first, single tests last: a worker that picks up a long group early leaves the
+        # small tests to fill the other worker's time, instead of the run ending on one long group.
+        sizes = {}
+        for group in groups.values():
+            sizes[group] = sizes.get(group, 0) + 1
+        items.sort(key=lambda it: (groups[it.nodeid] is None, -sizes[groups[it.nodeid]]))
 
 
 @pytest.fixture(scope="session")

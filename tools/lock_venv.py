@@ -13,11 +13,11 @@ Runs on the standard library alone (``make venv`` calls it with a bare ``python3
   other package): ``uv pip install -r`` into a new venv, ``uv pip sync`` into an existing one (it
   removes what the lock no longer has). The venv then holds exactly the lock's packages for this
   Python and pip, nothing more (uv reads no pip.conf: only the lock's pins, from PyPI). uv keeps every wheel in its
-  cache (``~/.cache/uv``, or ``$UV_CACHE_DIR``) and links it into a new venv, so a fresh clone's venv
-  takes about 50 s on two cores once the cache holds the lock, most of it compiling bytecode (see
-  tests/README.md), against about 2.5 min for ``pip install -r requirements.lock``.
-  pip is put back with ``ensurepip`` (the interpreter's own, as ``python -m venv`` seeds it):
-  tests/test_install.py builds a wheel with it.
+  cache (``~/.cache/uv``, or ``$UV_CACHE_DIR``) and links it into a new venv: a fresh clone's
+  ``make venv`` took 15 s once the cache held the lock (40-60 s when bytecode is compiled, below)
+  and 80 s with an empty cache, against 145 s for ``pip install -r requirements.lock`` (2 cores,
+  shared with other work; tests/README.md). After ``sync`` pip is put back with ``ensurepip`` (the
+  interpreter's own, as ``python -m venv`` seeds it): tests/test_install.py builds a wheel with it.
 * **Where uv comes from.** The running interpreter's uv if it has one (``.venv`` does, once built);
   else it is installed with pip into the new venv first (the lock's pin). Where no uv wheel fits
   the machine, the venv is built with ``pip install -r requirements.lock`` instead, with a note.
