@@ -1,0 +1,185 @@
+"""`BrowserPlayer`: a perceptron run stepped through in the browser (an anywidget widget).
+
+    player = BrowserPlayer(run, X, y)
+    player            # as a cell's last value, or display(player)
+
+Python computes and sends the run once; the browser draws each frame and steps by itself
+(``front/player.js``), so a step costs no message to the kernel but the new ``k``.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import anywidget
+import numpy as np
+import traitlets
+
+from .._validation import check_X_y
+from ..core.frames import step_numbers
+from ..draw import style as _style
+from . import front
+from .panels.data import DataPanel
+from .readout import alt_text, state_lines
+
+__all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "run_trait"]
+
+#: The format of the `run` trait that ``front/player.js`` reads (its ``RUN_VERSION``).
+RUN_VERSION = 1
+#: The longer side of the data panel's plot, CSS px, by preset (issue #30: at least 420 and 360).
+PANEL_PX = {"notebook": 440, "lecture": 380}
+
+
+def _style_trait(s: _style.Style) -> dict:
+    """The preset's sizes (points, as matplotlib's) and the course's colours, for the browser."""
+    sizes = ("font_size", "title_size", "label_size", "tick_size", "legend_size", "line_width", "thin_width",
+             "arrow_width", "arrow_head", "marker_size", "marker_edge", "ring_size", "ring_width", "mistake_size",
+             "mistake_width", "spine_width")
+    return {
+        "name": s.name,
+        "panel_px": PANEL_PX.get(s.name, PANEL_PX["lecture" if s.legend_size > 12 else "notebook"]),
+        **{name: float(getattr(s, name)) for name in sizes},
+        "colors": {"pos": _style.POS_COLOR, "neg": _style.NEG_COLOR, "boundary": _style.BOUNDARY_COLOR,
+                   "prev": _style.PREV_BOUNDARY_COLOR, "w": _style.W_COLOR, "update": _style.UPDATE_COLOR,
+                   "ring": _style.RING_COLOR, "mistake": _style.MISTAKE_COLOR},
+        "markers": {"pos": _style.POS_MARKER, "neg": _style.NEG_MARKER},
+        "labels": {"pos": _style.POS_LABEL, "neg": _style.NEG_LABEL},
+    }
+
+
+def _view(run, X) -> dict:
+    """The data panel's view of the run (`DataPanel`'s rule: the data padded, and the origin for a homogeneous run)."""
+    panel = DataPanel()
+    panel.mode = "plain"
+    xlim, ylim = panel._view(run, X)
+    return {"xlim": [float(v) for v in xlim], "ylim": [float(v) for v in ylim]}
+
+
+def _checked(run, X, y):
+    """The data as fresh arrays, after the checks that the run and the data fit a 2-D player."""
+    hw = getattr(getattr(run, "history", None), "w", None)
+    if hw is None:
+        raise TypeError(f"run must be a Run from fit_perceptron, fit_minibatch or fit_batch; got {type(run).__name__}.")
+    X, y = check_X_y(X, y)
+    if X.shape[1] != 2:
+        raise ValueError(f"BrowserPlayer draws data of 2 features in the plane; got X with {X.shape[1]} features. "
+                         "Use StepThrough for bias-absorbed or lifted data.")
+    if hw.shape[1] != 2:
+        raise ValueError(f"the run's w has length {hw.shape[1]} but X has 2 features: pass the data it was fitted on.")
+    if getattr(run, "n_samples", 0) and run.n_samples != len(X):
+        raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(X)} rows: "
+                         "pass the data it was fitted on.")
+    return X, y
+
+
+def run_trait(run, X, y, *, style=None, readout=state_lines, alt=alt_text) -> dict:
+    """The `run` trait of a `BrowserPlayer`: everything the browser needs to draw every frame (see the class)."""
+    X, y = _checked(run, X, y)
+    s = _style.get(style)
+    steps = range(len(run.history))
+    lines = [[str(line) for line in readout(run, X, y, k)] for k in steps]
+    alts = [str(alt(run, X, y, k)) for k in steps]
+    return {
+        "version": RUN_VERSION,
+        **step_numbers(run, X, y),
+        "lines": lines,
+        "alt": alts,
+        "view": _view(run, X),
+        "style": _style_trait(s),
+        "crossed": "wrong side" if run.update_on == "negative" else "mistake",
+    }
+
+
+def _interval(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
+        raise ValueError(f"interval_ms must be a whole number of milliseconds > 0, such as 500; got {value!r}.")
+    return int(value)
+
+
+class BrowserPlayer(anywidget.AnyWidget):
+    """Step through a perceptron run in the browser: controls, the data panel drawn in SVG, and the readout.
+
+    Parameters
+    ----------
+    run : Run
+        A run of 2-D data (`fit_perceptron`, `fit_minibatch`, `fit_batch`).
+    X, y : array-like
+        The data the run was fitted on: X of shape (n, 2), y in {-1, +1}.
+    style : None, "notebook", "lecture" or Style
+        The preset whose colours and sizes the picture takes (None: the current one).
+    interval_ms : int
+        Time between steps while playing, ms (the speed the browser starts at).
+    readout, alt : callable, optional
+        ``readout(run, X, y, k) -> list of str`` (default `readout.state_lines`) and ``alt(run, X, y, k) -> str``
+        (default `readout.alt_text`), computed here for every k and sent with the run.
+    k : int
+        The step shown first.
+
+    The contract with the front end (``front/player.js``)
+    -----------------------------------------------------
+    Synced traits:
+
+    ``run`` (dict, Python -> browser, sent once; a new value is a new run, drawn from step ``k``):
+        ``version`` (`RUN_VERSION`); ``K``; ``X`` (n pairs), ``y`` (n of +1/-1); ``w`` (K + 1 pairs), ``b``
+        (K + 1); ``i`` (K + 1: the example of update k, -1 at the start and for a batch step); ``ring`` and
+        ``mistakes`` (K + 1 lists of example indices: the ringed examples, the crossed ones);
+        ``eta``, ``update_on``, ``fit_bias``, ``method`` (`core.frames.step_numbers`); ``lines`` (K + 1
+        lists of readout lines, the first the headline) and ``alt`` (K + 1 sentences: the picture's accessible
+        name at step k); ``view`` (``xlim``, ``ylim``: the data panel's view); ``style`` (the preset's sizes in
+        points, ``panel_px``, ``colors``, ``markers``, ``labels``); ``crossed`` (the legend's word for a cross).
+    ``k`` (int, both ways): the step shown. The browser draws a new step first, then sets ``k`` (one message
+        per step, nothing else); a ``k`` set here is drawn when it arrives. Python refuses a ``k`` outside 0..K.
+    ``interval_ms`` (int, both ways): the speed; the browser sets it when the student picks another.
+
+    Nothing else goes either way: Play runs on the browser's timer, and the picture, the readout and the
+    buttons at step k are a function of ``run`` and ``k`` alone.
+    """
+
+    _esm = front.source(front.PLAYER_MODULES)
+    run = traitlets.Dict().tag(sync=True)
+    k = traitlets.Int(0).tag(sync=True)
+    interval_ms = traitlets.Int(500).tag(sync=True)
+
+    def __init__(self, run, X, y, *, style=None, interval_ms=500, readout=state_lines, alt=alt_text, k=0):
+        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt)
+        self._K = payload["K"]
+        super().__init__(run=payload, interval_ms=_interval(interval_ms), k=k)
+        self._style = _style.get(style)
+
+    @property
+    def K(self) -> int:
+        """The number of updates; the steps are k = 0..K."""
+        return self._K
+
+    @traitlets.validate("k")
+    def _valid_k(self, proposal):
+        k = proposal["value"]
+        K = len(self.run.get("w", [None])) - 1
+        if not 0 <= k <= K:
+            raise traitlets.TraitError(f"k must be a step of the run, 0..{K}; got {k}.")
+        return k
+
+    @traitlets.validate("interval_ms")
+    def _valid_interval(self, proposal):
+        return _interval(proposal["value"])
+
+    @traitlets.validate("run")
+    def _valid_run(self, proposal):
+        run = proposal["value"]
+        if run.get("version") != RUN_VERSION or len(run.get("w", ())) != run.get("K", -1) + 1:
+            raise traitlets.TraitError("run must be made by run_trait(run, X, y); set_run(run, X, y) does so.")
+        return run
+
+    def set_run(self, run, X, y, *, at=0, style=None, readout=state_lines, alt=alt_text) -> None:
+        """Show another run (its data too): drawn in the browser from step `at` (clamped to 0..K)."""
+        payload = run_trait(run, X, y, style=self._style if style is None else style, readout=readout, alt=alt)
+        with self.hold_sync():
+            self.k = 0
+            self.run = payload
+            self._K = payload["K"]
+            self.k = min(max(int(at), 0), self._K)
+
+    @property
+    def state(self):
+        """The step on show as (w, b) arrays."""
+        return np.array(self.run["w"][self.k]), float(self.run["b"][self.k])

@@ -1,0 +1,205 @@
+/**
+ * The player's parts around the picture, as plain DOM: the buttons, the speed choice, the "update k" box,
+ * the legend, the readout, and the look of them all (`CSS`). Nothing here knows the step: `player.js`
+ * wires these to the frame on show.
+ */
+
+import { markerPath, PT, svgEl } from "./scene.js";
+
+/** The speed choices: label and time between steps while playing, ms (`stepthrough.SPEEDS`). */
+export const SPEEDS = [
+  ["0.5/s", 2000],
+  ["1/s", 1000],
+  ["2/s", 500],
+  ["4/s", 250],
+  ["10/s", 100],
+  ["20/s", 50],
+];
+
+/** The keys said under the controls (the picture listens only while it has the focus or the pointer). */
+export const KEY_HELP =
+  "Keys, with the picture focused or the pointer on it: ← → step, Home / End go to the ends, space plays and " +
+  "pauses. Tab and Escape leave the picture.";
+
+/** The player's look; every rule is under the root class, so nothing outside the widget changes. */
+export const CSS = `
+.perceptron-browserplayer { font-family: system-ui, sans-serif; color: #000; background: #fff; line-height: 1.4; }
+.perceptron-browserplayer .pp-controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 6px; }
+.perceptron-browserplayer button, .perceptron-browserplayer select, .perceptron-browserplayer input {
+  font: inherit; font-size: 0.95em; color: #000; background: #f2f2f2; border: 1px solid #595959; border-radius: 4px;
+  padding: 4px 10px; min-height: 32px; }
+.perceptron-browserplayer input { width: 5em; background: #fff; }
+.perceptron-browserplayer button:disabled { color: #6b6b6b; border-color: #9a9a9a; }
+.perceptron-browserplayer :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
+.perceptron-browserplayer label { display: inline-flex; gap: 4px; align-items: center; }
+.perceptron-browserplayer .pp-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.perceptron-browserplayer .pp-picture { display: inline-block; max-width: 100%; }
+.perceptron-browserplayer .pp-picture svg { display: block; max-width: 100%; height: auto; }
+.perceptron-browserplayer .pp-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 2px 0 0; padding: 0;
+  list-style: none; max-width: 30em; }
+.perceptron-browserplayer .pp-legend li { display: inline-flex; gap: 5px; align-items: center; }
+.perceptron-browserplayer .pp-readout { flex: 1 1 18em; max-width: 34em; font-size: 1.05em; line-height: 1.45;
+  font-variant-numeric: tabular-nums; }
+.perceptron-browserplayer .pp-readout p { margin: 0; }
+.perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
+`;
+
+/**
+ * A new HTML element with attributes and text.
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {Record<string, string>} attrs
+ * @param {string} [text]
+ * @returns {HTMLElement}
+ */
+export function htmlEl(doc, tag, attrs = {}, text = "") {
+  const node = doc.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  if (text) node.textContent = text;
+  return node;
+}
+
+/**
+ * The controls row: Reset, Back, Step, End, Play (a toggle: aria-pressed), the speed and the "update k" box.
+ * @param {Document} doc
+ * @param {number} K the last step
+ * @param {number} intervalMs the speed to select (added to the choices if it is not one)
+ * @returns {{row: HTMLElement, reset: HTMLButtonElement, back: HTMLButtonElement, step: HTMLButtonElement, end: HTMLButtonElement, play: HTMLButtonElement, speed: HTMLSelectElement, box: HTMLInputElement}}
+ */
+export function buildControls(doc, K, intervalMs) {
+  const row = htmlEl(doc, "div", { class: "pp-controls" });
+  const button = (text, title) => {
+    const b = htmlEl(doc, "button", { type: "button", title }, text);
+    row.appendChild(b);
+    return b;
+  };
+  const reset = button("Reset", "back to the start (Home)");
+  const back = button("Back", "one update back (←)");
+  const step = button("Step", "one update on (→)");
+  const end = button("End", "to the last update (End)");
+  const play = button("Play", "play and pause (space)");
+  play.setAttribute("aria-pressed", "false");
+  const speedLabel = htmlEl(doc, "label", {}, "speed ");
+  const speed = htmlEl(doc, "select", {});
+  const choices = SPEEDS.some(([, ms]) => ms === intervalMs)
+    ? SPEEDS
+    : [...SPEEDS, [`${num3(1000 / intervalMs)}/s`, intervalMs]];
+  for (const [label, ms] of [...choices].sort((a, b) => b[1] - a[1])) {
+    const option = htmlEl(doc, "option", { value: String(ms) }, label);
+    option.selected = ms === intervalMs;
+    speed.appendChild(option);
+  }
+  speedLabel.appendChild(speed);
+  const boxLabel = htmlEl(doc, "label", {}, `update k (of ${K}) `);
+  const box = htmlEl(doc, "input", {
+    type: "number",
+    min: "0",
+    max: String(K),
+    step: "1",
+    value: "0",
+    inputmode: "numeric",
+  });
+  boxLabel.appendChild(box);
+  row.append(speedLabel, boxLabel);
+  return { row, reset, back, step, end, play, speed, box };
+}
+
+/**
+ * Three significant digits, as Python's "{:.3g}" writes a speed.
+ * @param {number} v
+ * @returns {string}
+ */
+function num3(v) {
+  return String(Number(v.toPrecision(3)));
+}
+
+/**
+ * A legend swatch: a small SVG of a line, an arrow or a marker (hidden from assistive technology: the words say it).
+ * @param {Document} doc
+ * @param {(svg: SVGElement) => void} draw
+ * @returns {SVGElement}
+ */
+function swatch(doc, draw) {
+  const svg = svgEl(doc, "svg", {
+    width: 28,
+    height: 16,
+    viewBox: "0 0 28 16",
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  draw(svg);
+  return svg;
+}
+
+/**
+ * The legend under the picture (`DataPanel._legend`): the classes, the boundaries, the arrows, the ring, the crosses.
+ * @param {Document} doc
+ * @param {object} spec the run
+ * @returns {HTMLElement}
+ */
+export function buildLegend(doc, spec) {
+  const s = spec.style;
+  const c = s.colors;
+  const lw = (v) => String(Math.min(4, v * PT));
+  const line = (color, width, dash) => (svg) =>
+    svgEl(
+      doc,
+      "line",
+      {
+        x1: 2,
+        y1: 8,
+        x2: 26,
+        y2: 8,
+        stroke: color,
+        "stroke-width": lw(width),
+        ...(dash ? { "stroke-dasharray": "5 3" } : {}),
+      },
+      svg,
+    );
+  const arrowSwatch = (color, width) => (svg) => {
+    svgEl(doc, "line", { x1: 2, y1: 8, x2: 19, y2: 8, stroke: color, "stroke-width": lw(width) }, svg);
+    svgEl(doc, "polygon", { points: "27,8 18,3.5 18,12.5", fill: color }, svg);
+  };
+  const small = { ...s, marker_size: 60 };
+  const entries = [
+    [s.labels.pos, (svg) => svgEl(doc, "path", { d: markerPath(14, 8, true, small), fill: c.pos }, svg)],
+    [s.labels.neg, (svg) => svgEl(doc, "path", { d: markerPath(14, 8, false, small), fill: c.neg }, svg)],
+    ["boundary", line(c.boundary, s.line_width, false)],
+    ["boundary before", line(c.prev, s.thin_width, true)],
+    ["w", arrowSwatch(c.w, s.arrow_width)],
+    ["w before", arrowSwatch(c.prev, s.thin_width)],
+    ["η·y·x", arrowSwatch(c.update, s.arrow_width)],
+    [
+      "current",
+      (svg) => svgEl(doc, "circle", { cx: 14, cy: 8, r: 6, fill: "none", stroke: c.ring, "stroke-width": 2 }, svg),
+    ],
+    [
+      spec.crossed,
+      (svg) => svgEl(doc, "path", { d: "M9,3L19,13M9,13L19,3", stroke: c.mistake, "stroke-width": 1.8 }, svg),
+    ],
+  ];
+  const list = htmlEl(doc, "ul", { class: "pp-legend", "aria-label": "legend" });
+  list.style.fontSize = `${s.legend_size * PT}px`;
+  for (const [label, draw] of entries) {
+    const item = htmlEl(doc, "li");
+    item.append(swatch(doc, draw), doc.createTextNode(label));
+    list.appendChild(item);
+  }
+  return list;
+}
+
+/**
+ * Show the readout lines of a step: the first (the headline) bold, one paragraph a line.
+ * @param {HTMLElement} readout the live region
+ * @param {string[]} lines
+ */
+export function showReadout(readout, lines) {
+  const doc = readout.ownerDocument;
+  const paragraphs = lines.map((text, j) => {
+    const p = htmlEl(doc, "p");
+    if (j === 0) p.appendChild(htmlEl(doc, "b", {}, text));
+    else p.textContent = text;
+    return p;
+  });
+  readout.replaceChildren(...paragraphs);
+}

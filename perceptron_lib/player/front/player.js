@@ -1,0 +1,233 @@
+/**
+ * The stepping player in the browser: an anywidget front end (`export default { render }`).
+ *
+ * Python (`perceptron_lib.player.browser.BrowserPlayer`) sends the run once, in the `run` trait: the states,
+ * the data, the view, the preset's sizes and colours, and the words of every step. Here the browser draws
+ * frame k in SVG (`scene.js`) and steps by itself: Step, Back, Reset, End, Play (timed here), the speed and
+ * the "update k" box, and the keys ← → Home End space while the picture has the focus or the pointer. Each new
+ * step is drawn at once and then told to the model (`k`, one message), so Python's `k` follows and the picture
+ * never waits for Python; a `k` set by Python is drawn when it arrives.
+ */
+
+import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, showReadout } from "./controls.js";
+import { buildScene, drawFrame, PT } from "./scene.js";
+
+/** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
+export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
+/** The run format this front end reads (the `version` of the `run` trait). */
+export const RUN_VERSION = 1;
+
+let mounted = 0;
+
+/**
+ * `k` as a whole step in 0..K (a number typed in the box may be anything).
+ * @param {number} k
+ * @param {number} K
+ * @returns {number}
+ */
+export function clampStep(k, K) {
+  const v = Math.round(Number(k));
+  return Number.isFinite(v) ? Math.min(Math.max(v, 0), K) : 0;
+}
+
+/**
+ * True when `key` belongs to the element it was pressed on: every key of a field (typing, its own arrows), and
+ * space on a button or a link (it presses them). Then the picture leaves the key alone.
+ * @param {EventTarget | null} target
+ * @param {string} key
+ * @returns {boolean}
+ */
+function keyBelongsTo(target, key) {
+  if (!target || typeof target.closest !== "function") return false;
+  const field = "input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='textbox']";
+  if (target.closest(field) !== null) return true;
+  return key === " " && target.closest("button, a[href], [role='button']") !== null;
+}
+
+/**
+ * Check that the run is one this front end draws; a clear error otherwise.
+ * @param {object} spec
+ */
+function checkRun(spec) {
+  if (!spec || spec.version !== RUN_VERSION) {
+    throw new Error(`the player's run has version ${spec?.version}; this front end reads version ${RUN_VERSION}.`);
+  }
+  if (spec.w.length !== spec.K + 1 || spec.lines.length !== spec.K + 1 || spec.alt.length !== spec.K + 1) {
+    throw new Error(
+      `the player's run has K = ${spec.K} but ${spec.w.length} states and ${spec.lines.length} readouts.`,
+    );
+  }
+}
+
+/**
+ * Build the player for the model's run into `el`; returns a function that removes what it added.
+ * @param {{get: Function, set: Function, on: Function, off: Function, save_changes: Function}} model
+ * @param {HTMLElement} el
+ * @returns {() => void}
+ */
+export function mountPlayer(model, el) {
+  const doc = el.ownerDocument;
+  const win = doc.defaultView;
+  const spec = model.get("run");
+  checkRun(spec);
+  const K = spec.K;
+  const id = `perceptron-player-${++mounted}`;
+  const controls = buildControls(doc, K, model.get("interval_ms"));
+  const scene = buildScene(doc, spec);
+  const picture = htmlEl(doc, "div", {
+    class: "pp-picture",
+    role: "img",
+    tabindex: "0",
+    "aria-describedby": `${id}-keys`,
+  });
+  picture.appendChild(scene.svg);
+  const figure = htmlEl(doc, "div", { class: "pp-figure" });
+  figure.append(picture, buildLegend(doc, spec));
+  const readout = htmlEl(doc, "div", { class: "pp-readout", "aria-live": "polite" });
+  readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`; // lecture: read from the back
+  const body = htmlEl(doc, "div", { class: "pp-body" });
+  body.append(figure, readout);
+  const root = htmlEl(doc, "div", { class: "perceptron-browserplayer", id });
+  root.append(
+    htmlEl(doc, "style", {}, CSS),
+    controls.row,
+    body,
+    htmlEl(doc, "p", { class: "pp-keyhelp", id: `${id}-keys` }, KEY_HELP),
+  );
+  el.replaceChildren(root);
+
+  let shown = -1;
+  let timer = null;
+  let interval = Number(model.get("interval_ms"));
+  let focused = false;
+  let hovered = false;
+
+  /** Draw step k: the picture, its name, the readout, the box and the buttons, all from k alone. */
+  const show = (k) => {
+    drawFrame(scene, k);
+    picture.setAttribute("aria-label", spec.alt[k]);
+    showReadout(readout, spec.lines[k]);
+    if (controls.box.value !== String(k)) controls.box.value = String(k);
+    controls.back.disabled = controls.reset.disabled = k === 0;
+    controls.step.disabled = controls.end.disabled = k >= K;
+    shown = k;
+  };
+  /** Go to step k: drawn now, then `k` told to the model (one message; nothing else per step). */
+  const go = (k) => {
+    const target = clampStep(k, K);
+    if (target !== shown) show(target);
+    if (model.get("k") !== target) {
+      model.set("k", target);
+      model.save_changes();
+    }
+  };
+  const setPlaying = (on) => {
+    if (timer !== null) win.clearTimeout(timer);
+    timer = null;
+    controls.play.textContent = on ? "Pause" : "Play";
+    controls.play.setAttribute("aria-pressed", String(on));
+    if (on) {
+      if (K > 0 && shown >= K) go(0); // play at the end starts over
+      timer = win.setTimeout(tick, interval);
+    }
+  };
+  const tick = () => {
+    timer = null;
+    if (shown < K) go(shown + 1);
+    if (shown < K) timer = win.setTimeout(tick, interval);
+    else setPlaying(false);
+  };
+  const playing = () => controls.play.getAttribute("aria-pressed") === "true";
+  const reset = () => {
+    setPlaying(false);
+    go(0);
+  };
+
+  const actions = {
+    ArrowRight: () => go(shown + 1),
+    ArrowLeft: () => go(shown - 1),
+    Home: reset,
+    End: () => go(K),
+    " ": () => setPlaying(!playing()),
+  };
+  const onKey = (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || !(event.key in actions)) return;
+    if (!picture.contains(event.target) && keyBelongsTo(event.target, event.key)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    actions[event.key]();
+  };
+  let listening = false;
+  const listen = () => {
+    const want = focused || hovered;
+    if (want !== listening) (want ? win.addEventListener : win.removeEventListener).call(win, "keydown", onKey, true);
+    listening = want;
+  };
+  const on = (node, type, handler) => node.addEventListener(type, handler);
+  on(picture, "focus", () => {
+    focused = true;
+    listen();
+  });
+  on(picture, "blur", () => {
+    focused = false;
+    listen();
+  });
+  on(picture, "pointerenter", () => {
+    hovered = true;
+    listen();
+  });
+  on(picture, "pointerleave", () => {
+    hovered = false;
+    listen();
+  });
+  on(controls.reset, "click", reset);
+  on(controls.back, "click", () => go(shown - 1));
+  on(controls.step, "click", () => go(shown + 1));
+  on(controls.end, "click", () => go(K));
+  on(controls.play, "click", () => setPlaying(!playing()));
+  on(controls.speed, "change", () => {
+    interval = Number(controls.speed.value);
+    model.set("interval_ms", interval);
+    model.save_changes();
+    if (playing()) setPlaying(true);
+  });
+  on(controls.box, "change", () => go(controls.box.value));
+  on(controls.box, "input", () => {
+    if (controls.box.value !== "") go(controls.box.value);
+  });
+
+  const onModelK = () => {
+    const k = clampStep(model.get("k"), K);
+    if (k !== shown) show(k);
+  };
+  model.on("change:k", onModelK);
+  show(clampStep(model.get("k"), K));
+
+  return () => {
+    setPlaying(false);
+    hovered = focused = false;
+    listen();
+    model.off("change:k", onModelK);
+    root.remove();
+  };
+}
+
+/**
+ * anywidget's entry: draw the player, and draw it again for a new run.
+ * @param {{model: object, el: HTMLElement}} view
+ * @returns {() => void} the clean-up anywidget calls when the view goes
+ */
+function render({ model, el }) {
+  let unmount = mountPlayer(model, el);
+  const onRun = () => {
+    unmount();
+    unmount = mountPlayer(model, el);
+  };
+  model.on("change:run", onRun);
+  return () => {
+    model.off("change:run", onRun);
+    unmount();
+  };
+}
+
+export default { render };

@@ -1,0 +1,413 @@
+/**
+ * The data panel drawn in SVG: what `perceptron_lib.player.panels.data.DataPanel` draws with matplotlib.
+ *
+ * `buildScene` makes the parts that stay for the whole run (axes, ticks, the points, the legend);
+ * `drawFrame(scene, k)` draws step k into the frame's own groups, emptied first, so frame k is a pure
+ * function of k: the same markup whatever was shown before. The run (`spec`) is the widget's `run` trait
+ * (see `perceptron_lib.player.browser.BrowserPlayer`); sizes in it are in points, as matplotlib's, and
+ * drawn at 4/3 CSS px per point.
+ */
+
+import { boundarySegment, notes, placeArrows, tickLabel, ticks, transform } from "./geometry.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+/** CSS pixels per point. */
+export const PT = 4 / 3;
+
+/**
+ * A coordinate as written into the markup: 0.01 px, no "-0".
+ * @param {number} v
+ * @returns {string}
+ */
+export function fmt(v) {
+  const r = Math.round(v * 100) / 100;
+  return String(r === 0 ? 0 : r);
+}
+
+/**
+ * A new SVG element with attributes.
+ * @param {Document} doc
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @param {Element} [parent]
+ * @returns {SVGElement}
+ */
+export function svgEl(doc, tag, attrs, parent) {
+  const node = doc.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/**
+ * The margins around the plot area for the preset's text sizes, CSS px.
+ * @param {object} style the run's `style`
+ * @returns {{left: number, right: number, top: number, bottom: number, titleLines: number}}
+ */
+function margins(style) {
+  const titleLines = style.title_size <= 16 ? 1 : 2; // big lecture titles: two short lines
+  return {
+    left: style.tick_size * PT * 3.2 + style.label_size * PT * 1.4 + 8,
+    right: 14,
+    top: style.title_size * PT * 1.3 * titleLines + style.legend_size * PT * 1.4 + 8,
+    bottom: style.tick_size * PT * 1.6 + style.label_size * PT * 1.6 + 6,
+    titleLines,
+  };
+}
+
+/**
+ * The axes: a frame, the lines x1 = 0 and x2 = 0, ticks with labels, and the axis names.
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {object} spec
+ * @param {ReturnType<typeof transform>} tf
+ */
+function drawAxes(doc, g, spec, tf) {
+  const s = spec.style;
+  const { xlim, ylim } = spec.view;
+  const tickPx = s.tick_size * PT;
+  const tickLen = (3 + 2 * s.spine_width) * PT;
+  const zero = { stroke: "#BBBBBB", "stroke-width": fmt(s.thin_width * 0.7 * PT) };
+  if (xlim[0] < 0 && xlim[1] > 0)
+    svgEl(doc, "line", { x1: fmt(tf.x(0)), x2: fmt(tf.x(0)), y1: 0, y2: fmt(tf.height), ...zero }, g);
+  if (ylim[0] < 0 && ylim[1] > 0)
+    svgEl(doc, "line", { x1: 0, x2: fmt(tf.width), y1: fmt(tf.y(0)), y2: fmt(tf.y(0)), ...zero }, g);
+  const text = { fill: "#000000", "font-size": fmt(tickPx) };
+  const line = { stroke: "#000000", "stroke-width": fmt(s.spine_width * PT) };
+  const tx = ticks(xlim[0], xlim[1], Math.max(3, Math.min(8, Math.floor(tf.width / (tickPx * 4.5)))));
+  for (const v of tx.values) {
+    const x = fmt(tf.x(v));
+    svgEl(doc, "line", { x1: x, x2: x, y1: fmt(tf.height), y2: fmt(tf.height + tickLen), ...line }, g);
+    const label = svgEl(doc, "text", { x, y: fmt(tf.height + tickLen + tickPx), "text-anchor": "middle", ...text }, g);
+    label.textContent = tickLabel(v, tx.decimals);
+  }
+  const ty = ticks(ylim[0], ylim[1], Math.max(3, Math.min(8, Math.floor(tf.height / (tickPx * 2.5)))));
+  for (const v of ty.values) {
+    const y = fmt(tf.y(v));
+    svgEl(doc, "line", { x1: fmt(-tickLen), x2: 0, y1: y, y2: y, ...line }, g);
+    const label = svgEl(
+      doc,
+      "text",
+      { x: fmt(-tickLen - 3), y: fmt(tf.y(v) + tickPx * 0.35), "text-anchor": "end", ...text },
+      g,
+    );
+    label.textContent = tickLabel(v, ty.decimals);
+  }
+  svgEl(doc, "rect", { x: 0, y: 0, width: fmt(tf.width), height: fmt(tf.height), fill: "none", ...line }, g);
+  const labelPx = s.label_size * PT;
+  const xName = svgEl(
+    doc,
+    "text",
+    {
+      x: fmt(tf.width / 2),
+      y: fmt(tf.height + tickLen + tickPx * 1.3 + labelPx),
+      "text-anchor": "middle",
+      fill: "#000000",
+      "font-size": fmt(labelPx),
+    },
+    g,
+  );
+  xName.textContent = "x₁";
+  const yx = fmt(-tickLen - tickPx * 3 - labelPx * 0.4);
+  const yName = svgEl(
+    doc,
+    "text",
+    {
+      x: yx,
+      y: fmt(tf.height / 2),
+      transform: `rotate(-90 ${yx} ${fmt(tf.height / 2)})`,
+      "text-anchor": "middle",
+      fill: "#000000",
+      "font-size": fmt(labelPx),
+    },
+    g,
+  );
+  yName.textContent = "x₂";
+}
+
+/**
+ * The path of a class's marker centred at (x, y): a triangle for y = +1, a circle for y = -1 (`style.class_style`).
+ * @param {number} x
+ * @param {number} y
+ * @param {boolean} positive
+ * @param {object} style
+ * @returns {string} an SVG path
+ */
+export function markerPath(x, y, positive, style) {
+  const size = Math.sqrt(style.marker_size * (positive ? 1.25 : 1.0)) * PT; // matplotlib's marker size: points
+  const h = size / 2;
+  if (positive) return `M${fmt(x)},${fmt(y - h)}L${fmt(x - h)},${fmt(y + h)}L${fmt(x + h)},${fmt(y + h)}Z`;
+  return `M${fmt(x - h)},${fmt(y)}a${fmt(h)},${fmt(h)} 0 1,0 ${fmt(2 * h)},0a${fmt(h)},${fmt(h)} 0 1,0 ${fmt(-2 * h)},0Z`;
+}
+
+/**
+ * The data points, coloured and shaped by class.
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {object} spec
+ * @param {ReturnType<typeof transform>} tf
+ */
+function drawPoints(doc, g, spec, tf) {
+  const s = spec.style;
+  spec.X.forEach((p, i) => {
+    const positive = spec.y[i] > 0;
+    svgEl(
+      doc,
+      "path",
+      {
+        class: positive ? "pp-point pp-pos" : "pp-point pp-neg",
+        "data-i": i,
+        d: markerPath(tf.x(p[0]), tf.y(p[1]), positive, s),
+        fill: positive ? s.colors.pos : s.colors.neg,
+        stroke: "#FFFFFF",
+        "stroke-width": fmt(s.marker_edge * PT),
+      },
+      g,
+    );
+  });
+}
+
+/**
+ * The scene of a run: the SVG with its axes and points drawn, and the empty groups of a frame.
+ * @param {Document} doc
+ * @param {object} spec the widget's `run` trait
+ * @returns {{svg: SVGElement, spec: object, tf: ReturnType<typeof transform>, under: SVGElement, over: SVGElement, caption: SVGElement, note: SVGElement}}
+ */
+export function buildScene(doc, spec) {
+  const s = spec.style;
+  const tf = transform(spec.view, s.panel_px);
+  const m = margins(s);
+  const width = m.left + tf.width + m.right;
+  const height = m.top + tf.height + m.bottom;
+  const svg = svgEl(doc, "svg", {
+    class: "pp-scene",
+    viewBox: `0 0 ${fmt(width)} ${fmt(height)}`,
+    width: fmt(width),
+    height: fmt(height),
+    "aria-hidden": "true",
+    focusable: "false",
+  });
+  svg.style.fontFamily = "DejaVu Sans, Verdana, sans-serif";
+  const plot = svgEl(doc, "g", { class: "pp-plot", transform: `translate(${fmt(m.left)},${fmt(m.top)})` }, svg);
+  drawAxes(doc, svgEl(doc, "g", { class: "pp-axes" }, plot), spec, tf);
+  const under = svgEl(doc, "g", { class: "pp-under" }, plot);
+  drawPoints(doc, svgEl(doc, "g", { class: "pp-points" }, plot), spec, tf);
+  const over = svgEl(doc, "g", { class: "pp-over" }, plot);
+  const caption = svgEl(
+    doc,
+    "text",
+    {
+      class: "pp-caption",
+      x: fmt(tf.width / 2),
+      y: fmt(-(m.top - s.title_size * PT * 1.1)),
+      "text-anchor": "middle",
+      fill: "#000000",
+      "font-size": fmt(s.title_size * PT),
+    },
+    plot,
+  );
+  const note = svgEl(
+    doc,
+    "text",
+    {
+      class: "pp-note",
+      x: fmt(tf.width),
+      y: fmt(-s.legend_size * PT * 0.4),
+      "text-anchor": "end",
+      fill: "#333333",
+      "font-size": fmt(s.legend_size * PT),
+    },
+    plot,
+  );
+  return { svg, spec, tf, under, over, caption, note, titleLines: m.titleLines };
+}
+
+/**
+ * An arrow from `a` to `e` (pixels): a shaft and a filled head whose first point is the tip.
+ * The head is `arrow_head` points long at most, and at most 60% of the arrow (`arrows.ArrowArtist`).
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {number[]} a
+ * @param {number[]} e
+ * @param {{cls: string, color: string, width: number, head: number}} look widths in points
+ */
+function arrow(doc, g, a, e, look) {
+  const length = Math.hypot(e[0] - a[0], e[1] - a[1]);
+  if (!(length > 0) || !Number.isFinite(length)) return;
+  const scale = Math.max(2, Math.min(look.head, (0.6 * length) / PT)) * PT; // matplotlib's mutation scale
+  const lw = look.width * PT;
+  const back = 0.4 * scale + lw;
+  const half = 0.2 * scale + lw / 2;
+  const u = [(e[0] - a[0]) / length, (e[1] - a[1]) / length];
+  const base = [e[0] - u[0] * back, e[1] - u[1] * back];
+  const group = svgEl(doc, "g", { class: `pp-arrow ${look.cls}` }, g);
+  svgEl(
+    doc,
+    "line",
+    {
+      x1: fmt(a[0]),
+      y1: fmt(a[1]),
+      x2: fmt(base[0] + u[0] * 0.5),
+      y2: fmt(base[1] + u[1] * 0.5),
+      stroke: look.color,
+      "stroke-width": fmt(lw),
+      "stroke-linecap": "round",
+    },
+    group,
+  );
+  const left = [base[0] - u[1] * half, base[1] + u[0] * half];
+  const right = [base[0] + u[1] * half, base[1] - u[0] * half];
+  svgEl(
+    doc,
+    "polygon",
+    { points: [e, left, right].map((p) => `${fmt(p[0])},${fmt(p[1])}`).join(" "), fill: look.color },
+    group,
+  );
+}
+
+/**
+ * The line <w, x> + b = 0 inside the view (nothing when w = 0 or it misses the view).
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {number[][] | null} seg
+ * @param {ReturnType<typeof transform>} tf
+ * @param {Record<string, string>} attrs
+ */
+function boundary(doc, g, seg, tf, attrs) {
+  if (seg === null) return;
+  svgEl(
+    doc,
+    "line",
+    {
+      x1: fmt(tf.x(seg[0][0])),
+      y1: fmt(tf.y(seg[0][1])),
+      x2: fmt(tf.x(seg[1][0])),
+      y2: fmt(tf.y(seg[1][1])),
+      ...attrs,
+    },
+    g,
+  );
+}
+
+/**
+ * The crosses over the points that fail the run's mistake test at step k (under the points, which show through).
+ * @param {Document} doc
+ * @param {object} scene
+ * @param {number} k
+ */
+function drawMistakes(doc, scene, k) {
+  const { spec, tf, under } = scene;
+  const s = spec.style;
+  const h = (Math.sqrt(s.mistake_size) * PT) / 2;
+  for (const i of spec.mistakes[k]) {
+    const x = tf.x(spec.X[i][0]);
+    const y = tf.y(spec.X[i][1]);
+    svgEl(
+      doc,
+      "path",
+      {
+        class: "pp-cross",
+        "data-i": i,
+        d: `M${fmt(x - h)},${fmt(y - h)}L${fmt(x + h)},${fmt(y + h)}M${fmt(x - h)},${fmt(y + h)}L${fmt(x + h)},${fmt(y - h)}`,
+        stroke: s.colors.mistake,
+        "stroke-width": fmt(s.mistake_width * PT),
+      },
+      under,
+    );
+  }
+}
+
+/**
+ * The arrows of step k: w from the anchor, and after an update w before (grey) with eta*y*x (purple) from its tip.
+ * @param {Document} doc
+ * @param {object} scene
+ * @param {number} k
+ * @returns {number} the arrows' scale
+ */
+function drawArrows(doc, scene, k) {
+  const { spec, tf, over } = scene;
+  const s = spec.style;
+  const w = spec.w[k];
+  const wp = k > 0 ? spec.w[k - 1] : null;
+  const { anchor, scale } = placeArrows(w, spec.b[k], wp, spec.view);
+  const px = (v) => [tf.x(anchor[0] + scale * v[0]), tf.y(anchor[1] + scale * v[1])];
+  const a = px([0, 0]);
+  const full = { width: s.arrow_width, head: s.arrow_head };
+  if (wp !== null) {
+    arrow(doc, over, a, px(wp), { cls: "pp-w-before", color: s.colors.prev, width: s.thin_width, head: s.arrow_head });
+    arrow(doc, over, px(wp), px(w), { cls: "pp-update", color: s.colors.update, ...full });
+  }
+  arrow(doc, over, a, px(w), { cls: "pp-w", color: s.colors.w, ...full });
+  return scale;
+}
+
+/**
+ * The caption over the panel at step k (`DataPanel.update`): "start (k = 0 of K)" or "update k of K: example i, y = +1".
+ * @param {object} spec
+ * @param {number} k
+ * @returns {string[]} its lines
+ */
+export function caption(spec, k) {
+  const i = spec.i[k];
+  if (k === 0) return [`start (k = 0 of ${spec.K})`];
+  const head = `update ${k} of ${spec.K}:`;
+  if (i >= 0) return [head, `example ${i}, y = ${spec.y[i] > 0 ? "+1" : "-1"}`];
+  const n = spec.ring[k].length;
+  return [head, `${n} example${n === 1 ? "" : "s"}`];
+}
+
+/**
+ * Draw step k: the groups of a frame are emptied, then filled from the run's numbers at k only.
+ * @param {object} scene from `buildScene`
+ * @param {number} k 0..K
+ */
+export function drawFrame(scene, k) {
+  const doc = scene.svg.ownerDocument;
+  const { spec, tf, over, under } = scene;
+  const s = spec.style;
+  under.replaceChildren();
+  over.replaceChildren();
+  drawMistakes(doc, scene, k);
+  const dash = `${fmt(4 * s.thin_width * PT)} ${fmt(3 * s.thin_width * PT)}`;
+  if (k > 0) {
+    boundary(doc, over, boundarySegment(spec.w[k - 1], spec.b[k - 1], spec.view), tf, {
+      class: "pp-boundary-before",
+      stroke: s.colors.prev,
+      "stroke-width": fmt(s.thin_width * PT),
+      "stroke-dasharray": dash,
+    });
+  }
+  const seg = boundarySegment(spec.w[k], spec.b[k], spec.view);
+  boundary(doc, over, seg, tf, {
+    class: "pp-boundary",
+    stroke: s.colors.boundary,
+    "stroke-width": fmt(s.line_width * PT),
+  });
+  const scale = drawArrows(doc, scene, k);
+  const r = (Math.sqrt(s.ring_size) * PT) / 2;
+  for (const i of spec.ring[k]) {
+    svgEl(
+      doc,
+      "circle",
+      {
+        class: "pp-ring",
+        "data-i": i,
+        cx: fmt(tf.x(spec.X[i][0])),
+        cy: fmt(tf.y(spec.X[i][1])),
+        r: fmt(r),
+        fill: "none",
+        stroke: s.colors.ring,
+        "stroke-width": fmt(s.ring_width * PT),
+      },
+      over,
+    );
+  }
+  const lines = caption(spec, k);
+  const joined = scene.titleLines === 1 ? [lines.join(" ")] : lines;
+  scene.caption.replaceChildren();
+  joined.forEach((text, j) => {
+    const span = svgEl(doc, "tspan", { x: scene.caption.getAttribute("x"), dy: j === 0 ? 0 : "1.2em" }, scene.caption);
+    span.textContent = text;
+  });
+  scene.note.textContent = notes(spec.w[k], scale, seg).join("; ");
+}
