@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ from perceptron_lib.player.panels.data import DataPanel, _fraction
 from perceptron_lib.player.readout import alt_text, state_lines
 
 PX = 0.02  # the markup writes coordinates to 0.01 px
+TESTS = Path(__file__).resolve().parent
 
 
 def _runs():
@@ -401,3 +403,34 @@ def test_python_refuses_a_k_outside_the_run_after_it_is_made():
     with pytest.raises(traitlets.TraitError, match=r"0\.\.1; got 2"):
         player.k = 2
     assert player.k == 1
+
+
+# ---------------------------------------------------------------------------------------------- JupyterLab
+@pytest.mark.browser
+def test_in_jupyterlab_the_picture_steps_and_the_kernel_follows(chromium, tmp_path):
+    """The real thing: anywidget's front end in JupyterLab 4 with a kernel. Three Step clicks draw three frames,
+    and a cell run afterwards prints the kernel's k: 3. A screenshot at 1440x900 is left in the test's folder."""
+    import shutil
+
+    from browser_support import jupyter_server, open_and_run_all, wait_kernel_settled
+
+    shutil.copy(TESTS / "browser_player_demo.ipynb", tmp_path / "demo.ipynb")
+    with jupyter_server(tmp_path) as server:
+        ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+        page = ctx.new_page()
+        open_and_run_all(page, server, "demo.ipynb")
+        player = page.wait_for_selector(".perceptron-browserplayer", timeout=60_000)
+        first = page.inner_html(".perceptron-browserplayer svg")
+        for _ in range(3):
+            page.click(".perceptron-browserplayer button:text-is('Step')")
+        assert page.get_attribute(".perceptron-browserplayer input[type=number]", "value") is not None
+        assert page.input_value(".perceptron-browserplayer input[type=number]") == "3"
+        assert page.inner_html(".perceptron-browserplayer svg") != first
+        assert page.inner_text(".perceptron-browserplayer .pp-readout").startswith("Update 3 of 15")
+        player.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "jupyterlab_1440x900.png"))
+        wait_kernel_settled(page, "demo.ipynb")
+        page.click(".jp-Cell:has-text('k in the kernel') .jp-InputArea-editor")
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(".jp-OutputArea-output:has-text('k in the kernel: 3')", timeout=30_000)
+        ctx.close()
