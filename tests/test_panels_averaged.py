@@ -56,3 +56,19 @@ def test_curves_panel_cursor_and_dots(case):
     with pytest.raises(ValueError, match="at least one"):
         CurvesPanel({})
     plt.close(fig)
+
+
+def test_the_panel_and_the_strip_call_the_line_at_step_k_the_current_line(case):
+    """Lesson 06's prose calls the line at step k the current line: the legend, the title and the strip's
+    curve of that name (drawn as the panel draws the line) say the same."""
+    ar, X, y = case
+    fig, (ax, ax2) = plt.subplots(1, 2)
+    panel = AveragedLinePanel(ar)
+    last, avg = panel.draw(ax, ar.run, X, y)
+    assert last.get_label() == "current line" and avg.get_label() == "averaged line"
+    assert "current line" in ax.title.get_text() and "last" not in ax.title.get_text()
+    n = ar.run.mistakes + 1
+    CurvesPanel({"current line": np.zeros(n), "averaged line": np.ones(n)}).draw(ax2, ar.run, X, y)
+    curve = next(line for line in ax2.get_lines() if line.get_label() == "current line")
+    assert curve.get_color() == last.get_color() and curve.get_linestyle() == last.get_linestyle()
+    plt.close(fig)

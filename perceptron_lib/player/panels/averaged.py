@@ -1,7 +1,8 @@
 """Lesson 06's panels: the averaged line beside the current one, and curves along a run.
 
     from perceptron_lib.player.panels.averaged import AveragedLinePanel, CurvesPanel
-    player = StepThrough(ar.run, X, y, panels=[AveragedLinePanel(ar), CurvesPanel({"last": e1, "averaged": e2})])
+    curves = CurvesPanel({"current line": e1, "averaged line": e2})
+    player = StepThrough(ar.run, X, y, panels=[AveragedLinePanel(ar), curves])
 
 Both follow the player's panel protocol (`perceptron_lib.player.stepthrough`): ``draw(ax, run, X, y)`` once per
 scene returns the moving artists, ``update(k)`` moves them to state k. They draw numbers computed
@@ -19,14 +20,14 @@ from ...draw import style as _style
 __all__ = ["AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR"]
 
 AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blue: blue is class -1)
-LAST_COLOR = _style.OKABE_ITO["black"]  #: the last (current) line, as the data panel draws it
+LAST_COLOR = _style.OKABE_ITO["black"]  #: the current line (state k), as the data panel draws it
 # each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey
 _CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
                  _style.PREV_BOUNDARY_COLOR)
 _CURVE_DASHES = ("-", "--", "-.", ":")
 #: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
 #: panels of one player read alike (lesson 06)
-_LINE_LOOKS = {"last line": (LAST_COLOR, (0, (4, 3))), "averaged line": (AVERAGED_COLOR, "-")}
+_LINE_LOOKS = {"current line": (LAST_COLOR, (0, (4, 3))), "averaged line": (AVERAGED_COLOR, "-")}
 
 
 class AveragedLinePanel:
@@ -39,8 +40,8 @@ class AveragedLinePanel:
     pad : float
         Margin around the data, as a share of their range.
     title : str, optional
-        Default: "averaged line (solid), last line (dashed)"; in the lecture preset "averaged line / and last
-        line" on two lines (the legend says which is solid).
+        Default: "averaged line (solid), current line (dashed)"; in the lecture preset "averaged line / and
+        current line" on two lines (the legend says which is solid).
     """
 
     name = "averaged line"  #: in a player's panel picker
@@ -69,14 +70,14 @@ class AveragedLinePanel:
         ax.set_aspect("equal", adjustable="box")
         _plot.draw_points(ax, X, y, legend=False)
         self.last = _plot.draw_boundary(ax, run.history.w[0], run.history.b[0], color=LAST_COLOR,
-                                        linewidth=s.line_width * 0.6, linestyle=(0, (4, 3)), label="last line")
+                                        linewidth=s.line_width * 0.6, linestyle=(0, (4, 3)), label="current line")
         self.avg = _plot.draw_boundary(ax, self.W[0], self.B[0], color=AVERAGED_COLOR, linewidth=s.line_width * 1.2,
                                        label="averaged line")
         big = s.title_size > 16
         # big lecture text: two short lines, so the title fits the panel (in a lecture player two panels share
         # the picture's width, and the data panel's legend leaves them short, so narrow: equal aspect); the
         # legend under it says which line is solid and which dashed
-        title = "averaged line\nand last line" if big else "averaged line (solid), last line (dashed)"
+        title = "averaged line\nand current line" if big else "averaged line (solid), current line (dashed)"
         ax.set_title(self.title or title)
         # under the axes (as the data panel's legend): on them it would hide points; big lecture text beside the
         # data panel joins the picture's one legend (two legends under two panels took the panels' height)
@@ -97,7 +98,7 @@ class AveragedLinePanel:
 class CurvesPanel:
     """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
 
-    Curves labelled "last line" and "averaged line" take the colour and dash `AveragedLinePanel` gives
+    Curves labelled "current line" and "averaged line" take the colour and dash `AveragedLinePanel` gives
     those lines; the others take black, green, purple and grey, solid, dashed, dash-dotted and dotted.
 
     Parameters
