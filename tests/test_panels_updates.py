@@ -84,7 +84,8 @@ def test_draw_update(forty, preset):
         axes = fig.subplots(1, 2)
         e = U.draw_update(axes, run, X, y, 3)
     assert e.k == 3 and len(e.broke) > 0
-    assert axes[0].get_title().startswith("before update 3") and axes[1].get_title().startswith("after update 3")
+    assert axes[0].get_title() == f"before update 3: {e.errors_before} mistakes"  # the course says mistakes
+    assert axes[1].get_title() == f"after update 3: {e.errors_after} mistake{'' if e.errors_after == 1 else 's'}"
     # the legend (under the panel, or in the lecture preset under the picture) names the squares
     legends = [ax.get_legend() for ax in axes if ax.get_legend() is not None] + list(fig.legends)
     assert len(legends) == 1
@@ -110,6 +111,21 @@ def test_draw_update(forty, preset):
         assert np.allclose(seg @ st.w + st.b, 0, atol=1e-9)
     with pytest.raises(ValueError):
         U.draw_update(axes, run, X, y, 0)
+
+
+def test_draw_update_arrow_scale_pulls_a_short_step_apart_from_w():
+    """Lesson 03's update 6: w is about 1.7 long and the step 0.33, so the default scale (1/5) draws the three
+    arrows on top of each other at the origin; arrow_scale=1/2 draws them 2.5 times as long, inside the view."""
+    X, y = data.separable(40, margin=0.1, bias=True, seed=3)
+    run = fit_perceptron(X, y)
+    stuck = A.find_update(run, X, y, fixed=False)
+    assert stuck.k == 6
+    notes = {}
+    for scale in (None, 0.5):
+        axes = Figure(figsize=(10, 4.6), layout="constrained").subplots(1, 2)
+        U.draw_update(axes, run, X, y, stuck.k, arrow_scale=scale)
+        notes[scale] = " ".join(t.get_text() for t in axes[1].texts)
+    assert "×1/5" in notes[None] and "×1/2" in notes[0.5]  # the scale is used: every tip fits the view at 1/2
 
 
 def test_draw_final_boundaries_and_weights(forty):

@@ -24,6 +24,7 @@ from matplotlib.transforms import ScaledTranslation
 from ...core import analysis as _an
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from ..readout import plural as _plural
 from .data import DataPanel
 
 __all__ = [
@@ -151,13 +152,17 @@ def draw_epoch_curves(ax, run, X, y, *, title="per epoch", legend=True) -> Epoch
 # --------------------------------------------------------------------------- one update
 
 
-def draw_update(axes, run, X, y, k: int, *, legend=True):
+def draw_update(axes, run, X, y, k: int, *, legend=True, arrow_scale=None):
     """The state before update k (left) and after it (right), for 2-D data.
 
     Left: the boundary and w before, the example about to be updated ringed, the misclassified
     examples crossed. Right: the player's picture of update k (the boundary before dashed, the
     arrows w before + eta*y*x = w after), with squares in the update's colour (reddish purple) around the
-    examples this update broke. Returns the `perceptron_lib.core.analysis.UpdateEffect` of update k.
+    examples this update broke. `arrow_scale` fixes the scale of the right panel's arrows (by default the
+    largest of 1, 1/2, 1/5, ... that keeps w in 40 % of the view; a step much shorter than w then sits on
+    top of the two w arrows, and a larger scale pulls them apart). The titles count the mistakes
+    (y(<w,x>+b) ≤ 0 under the run's test) before and after. Returns the
+    `perceptron_lib.core.analysis.UpdateEffect` of update k.
     """
     ax0, ax1 = axes
     K = len(run.history) - 1
@@ -165,10 +170,10 @@ def draw_update(axes, run, X, y, k: int, *, legend=True):
         raise ValueError(f"k must be an update of the run, from 1 to {K}; got {k!r}.")
     effect = _an.update_effects(run, X, y)[k - 1]
     s = _style.current()
-    after = DataPanel(legend=legend)
+    after = DataPanel(legend=legend, arrow_scale=arrow_scale)
     after.draw(ax1, run, np.asarray(X, float), np.asarray(y, float))
     after.update(k)
-    before = DataPanel(legend=False, show_previous=False)
+    before = DataPanel(legend=False, show_previous=False, arrow_scale=arrow_scale)
     before.draw(ax0, run, np.asarray(X, float), np.asarray(y, float))
     before.update(k - 1)
     before.ghost.hide()
@@ -181,8 +186,8 @@ def draw_update(axes, run, X, y, k: int, *, legend=True):
     ax1.add_artist(broken)
     # set_text, not set_title: the panels lifted their titles over the arrow-scale note; set_title would
     # put them back on it
-    ax0.title.set_text(f"before update {k}: {effect.errors_before} misclassified")
-    ax1.title.set_text(f"after update {k}: {effect.errors_after} misclassified")
+    ax0.title.set_text(f"before update {k}: {_plural(effect.errors_before, 'mistake')}")
+    ax1.title.set_text(f"after update {k}: {_plural(effect.errors_after, 'mistake')}")
     if len(effect.broke):
         after.add_to_legend(broken)  # the player's legend, plus the squares
     return effect
