@@ -29,6 +29,8 @@ import secrets
 import shutil
 import signal
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +39,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.hub]
 STUDENTS = ["pc-test-a", "pc-test-b", "pc-test-c"]
 INSTRUCTOR = "pc-test-inst"
 LESSON = "perceptron-course/03_hyperplane_updates.ipynb"
-TIMEOUT_MS = 240_000  # lesson 03 for three students at once on two cores
+TIMEOUT_MS = 240_000
+ROOT = Path(__file__).resolve().parents[1]  # lesson 03 for three students at once on two cores
 
 
 def _missing() -> str | None:
@@ -85,18 +88,30 @@ def hub(tmp_path_factory):
         _remove_user(name)  # a fresh home: the first login's copy is part of the test
     state = tmp_path_factory.mktemp("hub_state")
     passwords = setup.setup_class(STUDENTS, INSTRUCTOR, state_dir=state)
+    # the lessons the hub publishes: a copy the test corrects; the releases in a folder every user may enter
+    notebooks = tmp_path_factory.mktemp("hub_course") / "notebooks"
+    shutil.copytree(ROOT / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    releases = Path(tempfile.mkdtemp(prefix="perceptron-hub-test-"))
+    releases.chmod(0o755)
+    saved_env = {k: os.environ.get(k) for k in ("COURSE_HUB_NOTEBOOKS", "COURSE_HUB_RELEASE_DIR")}
+    os.environ.update(COURSE_HUB_NOTEBOOKS=str(notebooks), COURSE_HUB_RELEASE_DIR=str(releases))
     hubp = HubProcess(state, secrets.token_hex(16)).start()
     monitor = HubUser(hubp.base, "course-monitor", hubp.service_token)
-    info = {"hub": hubp, "passwords": passwords, "monitor": monitor, "pages": {}, "tokens": {}}
+    info = {"hub": hubp, "passwords": passwords, "monitor": monitor, "pages": {}, "tokens": {},
+            "notebooks": notebooks, "releases": releases, "state": state}  # fmt: skip
     yield info
+    for key, value in saved_env.items():
+        os.environ.pop(key) if value is None else os.environ.__setitem__(key, value)
     for page in info["pages"].values():
         page.context.close()
-    for name in [*STUDENTS, INSTRUCTOR]:  # as the monitor service; each returns once the server has stopped
+    running = hubp.proc is not None and hubp.proc.poll() is None  # the hub-clean test stops it first
+    for name in [*STUDENTS, INSTRUCTOR] if running else []:  # as the monitor service, each until stopped
         with contextlib.suppress(HubError):
             HubUser(hubp.base, name, hubp.service_token).stop_server()
     hubp.stop()
     for name in [*STUDENTS, INSTRUCTOR]:
         _remove_user(name)
+    shutil.rmtree(releases, ignore_errors=True)
 
 
 def user(hub, name):
@@ -199,7 +214,14 @@ def test_a_wrong_password_is_refused(hub):
         login(hub["hub"].base, "root", "anything")  # a system user who is not in the class
 
 
+def _started(hub, *names):
+    """Each user's server running (the first login's copy made), also when run without the browser test."""
+    for name in names:
+        user(hub, name).start_server()
+
+
 def test_the_first_login_copied_the_lessons_and_not_the_solutions(hub):
+    _started(hub, "pc-test-a", INSTRUCTOR)
     home = os.path.join(pwd.getpwnam("pc-test-a").pw_dir, "perceptron-course")
     names = sorted(n for n in os.listdir(home) if not n.startswith("."))  # JupyterLab adds .ipynb_checkpoints
     assert names == [f"{p}" for p in sorted(os.listdir("notebooks")) if p[:2].isdigit()], names
@@ -208,6 +230,61 @@ def test_the_first_login_copied_the_lessons_and_not_the_solutions(hub):
     home = pwd.getpwnam("pc-test-b")
     st = os.stat(home.pw_dir)
     assert st.st_mode & 0o077 == 0 and st.st_uid == home.pw_uid, "a student's home is theirs alone (0700)"
+    shells = {name: pwd.getpwnam(name).pw_shell for name in [*STUDENTS, INSTRUCTOR]}
+    assert set(shells.values()) == {"/usr/sbin/nologin"}, f"the class's accounts have a login shell: {shells}"
+
+
+def test_a_student_reads_no_solution_by_path_from_the_kernel_or_the_contents_api(hub):
+    """Every solution file: the course's, the instructor's copy, the instructor's release, the git history."""
+    _started(hub, "pc-test-a", INSTRUCTOR)
+    a = user(hub, "pc-test-a")
+    inst_home = Path(pwd.getpwnam(INSTRUCTOR).pw_dir)
+    names = sorted(p.name for p in (ROOT / "notebooks" / "solutions").glob("*.ipynb"))
+    assert names, "the course has solutions to protect"
+    paths = [ROOT / "notebooks" / "solutions" / n for n in names]
+    paths += [inst_home / "perceptron-course" / "solutions" / n for n in names]
+    paths += [ROOT / "notebooks" / "INSTRUCTORS.md", ROOT / ".git" / "HEAD",
+              hub["releases"] / "release-instructor.git" / "HEAD"]  # fmt: skip
+    assert all(p.exists() for p in paths), [str(p) for p in paths if not p.exists()]
+    students_release = hub["releases"] / "release-students.git"
+    kernel = a.kernel(a.new_session("perceptron-course/probe_solutions.ipynb"))
+    try:
+        out = kernel.execute(
+            "import subprocess\n"
+            "def probe(p):\n"
+            "    try:\n        open(p, 'rb').read(1); return 'read'\n"
+            "    except PermissionError: return 'denied'\n"
+            f"print(sorted({{probe(p) for p in {[str(p) for p in paths]!r}}}))\n"
+            f"g = subprocess.run(['git', '--git-dir', {str(ROOT / '.git')!r}, 'show', 'HEAD:notebooks/solutions/"
+            f"{names[0]}'], capture_output=True)\n"
+            "print(g.returncode != 0 and not g.stdout)\n"
+            f"r = subprocess.run(['git', '-c', 'safe.directory=*', '--git-dir', {str(students_release)!r}, 'log', "
+            "'--all', '--name-only', '--format='], capture_output=True, text=True)\n"
+            "print(r.returncode, 'solutions' in r.stdout, '03_hyperplane_updates.ipynb' in r.stdout)\n"
+        )
+    finally:
+        kernel.close()
+    assert out.split("\n")[:3] == ["['denied']", "True", "0 False True"], out
+    # through the contents API: paths that climb out of the student's home are refused
+    home = Path(pwd.getpwnam("pc-test-a").pw_dir)
+    for path in paths[:1] + paths[len(names):len(names) + 1] + paths[-3:-2]:
+        rel = os.path.relpath(path, home)
+        r = a.user("GET", f"/api/contents/{rel}")
+        assert r.status_code in (400, 403, 404) and '"cells"' not in r.text, (rel, r.status_code, r.text[:200])
+
+
+def test_the_students_jupyterlab_has_the_courses_settings(hub):
+    import json
+
+    _started(hub, "pc-test-a")
+    a = user(hub, "pc-test-a")
+    shipped = json.loads((ROOT / "tools" / "jupyter" / "lab" / "overrides.json").read_text())
+    plugin = "@jupyterlab/apputils-extension:notification"
+    r = a.user("GET", f"/lab/api/settings/{plugin}")
+    assert r.status_code == 200, r.status_code
+    # JupyterLab applies the overrides to the schema's defaults
+    defaults = {k: v.get("default") for k, v in r.json()["schema"]["properties"].items()}
+    assert {k: defaults[k] for k in shipped[plugin]} == shipped[plugin], defaults
 
 
 def test_student_a_cannot_reach_b_by_http(hub, chromium):
@@ -316,6 +393,30 @@ def test_a_stopped_server_loses_no_saved_work(hub):
     assert "03_hyperplane_updates.ipynb" in names, "the restart did not copy over or lose the lessons"
 
 
+def test_a_corrected_lesson_reaches_a_student_at_the_next_login_and_an_edited_one_is_kept(hub):
+    import json
+
+    _started(hub, "pc-test-c")
+    c = user(hub, "pc-test-c")
+    lesson03 = "perceptron-course/03_hyperplane_updates.ipynb"
+    mine = c.user("GET", f"/api/contents/{lesson03}").json()["content"]
+    mine["cells"][0]["source"] = "# My notes on lesson 03"
+    r = c.user("PUT", f"/api/contents/{lesson03}", json={"type": "notebook", "format": "json", "content": mine})
+    assert r.status_code in (200, 201), r.text[:200]
+    # the course corrects lessons 01 and 03 (their first cells), then c logs in again (a server start)
+    for name in ("01_loss_geometry.ipynb", "03_hyperplane_updates.ipynb"):
+        path = hub["notebooks"] / name
+        nb = json.loads(path.read_text())
+        nb["cells"][0]["source"] = [f"# Corrected {name}\n"]
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    c.stop_server()
+    c.start_server()
+    got01 = c.user("GET", "/api/contents/perceptron-course/01_loss_geometry.ipynb").json()["content"]
+    got03 = c.user("GET", f"/api/contents/{lesson03}").json()["content"]
+    assert "".join(got01["cells"][0]["source"]) == "# Corrected 01_loss_geometry.ipynb\n", "untouched: updated"
+    assert "".join(got03["cells"][0]["source"]) == "# My notes on lesson 03", "edited: the student's lines stay"
+
+
 def test_a_hub_restart_loses_no_saved_notebook(hub):
     from tools.hub.client import login
 
@@ -329,3 +430,32 @@ def test_a_hub_restart_loses_no_saved_notebook(hub):
     session = login(hubp.base, "pc-test-b", hub["passwords"]["pc-test-b"])
     assert session.get(f"{hubp.base}/hub/api/user", headers={"X-XSRFToken": session.cookies.get("_xsrf", "")}).ok
     assert b.server_status()["server"], "B's server still runs after the hub restart"
+
+
+def test_hub_clean_removes_the_users_their_homes_and_the_state(hub):
+    """Last: `python -m tools.hub.setup --clean` (make hub-clean) on this class."""
+    from tools.hub import setup
+    from tools.hub.client import HubError, HubUser
+
+    hubp = hub["hub"]
+    for page in hub["pages"].values():
+        page.context.close()
+    hub["pages"].clear()
+    for name in [*STUDENTS, INSTRUCTOR]:
+        with contextlib.suppress(HubError):
+            HubUser(hubp.base, name, hubp.service_token).stop_server()
+    hubp.stop()
+    homes = [pwd.getpwnam(n).pw_dir for n in [*STUDENTS, INSTRUCTOR]]
+    removed = setup.clean_class(hub["state"], hub["releases"])
+    assert sorted(removed) == sorted([*STUDENTS, INSTRUCTOR])
+    assert not [n for n in [*STUDENTS, INSTRUCTOR] if _exists(n)], "the users are gone"
+    assert not [h for h in homes if os.path.exists(h)], "their homes are gone"
+    assert not hub["state"].exists() and not list(hub["releases"].glob("release-*.git"))
+
+
+def _exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True

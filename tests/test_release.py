@@ -2,8 +2,8 @@
 
 * ``make site`` (``tools.build_site``, audience student by default) has no solution page and no
   link to one; ``make site AUDIENCE=instructor`` has both.
-* The hub's first-login copy (tools/hub/course.py) gives the lessons, and the solutions only when
-  asked.
+* The hub's releases (tools/hub/course.py): the students' holds the lessons, and the solutions only
+  when asked; the instructor's holds both and only the instructor's group may read it.
 * ``tools.hub.student_branch`` makes a branch without ``notebooks/solutions`` for nbgitpuller,
   without touching the working tree.
 * ``binder/`` is what repo2docker needs: the lock, a Python the lock supports, a postBuild that
@@ -45,20 +45,22 @@ def test_make_site_is_the_student_release_and_instructor_adds_the_solutions(tmp_
     assert 'href="solutions/' in (tmp_path / "i" / "index.html").read_text()
 
 
-def test_the_hub_copy_gives_lessons_and_solutions_only_if_asked(tmp_path):
-    uid, gid = os.getuid(), os.getgid()
-    assert course.copy_course(tmp_path / "student", uid, gid) is True
-    got = sorted(str(p.relative_to(tmp_path / "student" / course.COURSE_DIR))
-                 for p in (tmp_path / "student" / course.COURSE_DIR).rglob("*.ipynb"))  # fmt: skip
-    assert got == LESSONS
-    assert (tmp_path / "student" / course.COURSE_DIR).stat().st_mode & 0o077 == 0
-    # a second login copies nothing: saved work stays
-    mine = tmp_path / "student" / course.COURSE_DIR / LESSONS[0]
-    mine.write_text("my work")
-    assert course.copy_course(tmp_path / "student", uid, gid) is False
-    assert mine.read_text() == "my work"
-    assert course.copy_course(tmp_path / "inst", uid, gid, solutions=True) is True
-    assert sorted(p.name for p in (tmp_path / "inst" / course.COURSE_DIR / "solutions").glob("*.ipynb")) == SOLUTIONS
+def test_the_hub_publishes_lessons_to_students_and_solutions_to_the_instructor_only(tmp_path):
+    def files(release):
+        out = subprocess.run(["git", f"--git-dir={release}", "log", "--all", "--name-only", "--format="],
+                             capture_output=True, text=True, check=True).stdout  # fmt: skip
+        return sorted(set(out.split()))
+
+    gid = os.getgid()
+    releases = course.publish_releases(gid, hub_dir=tmp_path)
+    assert files(releases["students"]) == LESSONS
+    assert files(releases["instructor"]) == LESSONS + [f"solutions/{n}" for n in SOLUTIONS]
+    assert releases["students"].stat().st_mode & 0o005 == 0o005, "every student may read the students' release"
+    assert releases["instructor"].stat().st_mode & 0o007 == 0, "others may not enter the instructor's release"
+    with_solutions = course.publish_releases(gid, hub_dir=tmp_path / "sol", solutions_for_students=True)
+    assert files(with_solutions["students"]) == files(releases["instructor"])
+    with pytest.raises(ValueError, match="audience must be 'students' or 'instructor'; got 'teachers'"):
+        course.release_path("teachers", tmp_path)
 
 
 def test_the_student_branch_has_no_solutions_and_leaves_the_working_tree_alone(tmp_path):

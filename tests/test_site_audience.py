@@ -35,7 +35,7 @@ def test_each_audience_has_its_own_folder_and_the_instructors_pages_say_so(tmp_p
     assert teacher == [*students, "solutions/03_hyperplane_updates_solutions.html"]
     for page in teacher:
         text = (dirs["instructor"] / page).read_text()
-        body = text[re.search(r"<body\b[^>]*>", text).end():]
+        body = text[re.search(r"<body\b[^>]*>", text).end() :]
         assert body.lstrip().startswith(build_site.INSTRUCTOR_MARK), page
         assert text.count("course-instructor-mark") == 1, page
     for page in students:

@@ -1,45 +1,86 @@
-"""What a user's first login puts into their home: the lessons, and the solutions only if chosen.
+"""What each login brings into a user's home: the course's lessons, updated as ``make lab`` updates a copy.
 
-The hub's ``pre_spawn_hook`` (jupyterhub_config.py) calls `copy_course` before each start of a
-user's server. It copies only when the user's course folder does not exist yet, so a student's
-saved work is never overwritten; a student who wants a lesson back renames or deletes their copy.
+The hub (jupyterhub_config.py) publishes two releases of the course (tools/student_copy.py's
+``publish``: the lessons as a commit on branch ``lessons`` of a bare repository) in ``.hub/``:
+
+* ``release-students.git``, the lessons only (their solutions too when the instructor chose
+  ``SOLUTIONS=1``), readable by everyone;
+* ``release-instructor.git``, the lessons and their solutions, readable by root and the
+  instructor's group only.
+
+Before each start of a user's server (its ``pre_spawn_hook``) the hub publishes again (a commit only
+when a lesson changed) and runs ``python -m tools.student_copy pull`` *as that user* (their uid, gid
+and no other group), so nbgitpuller's merge brings a corrected lesson into ``~/perceptron-course``
+and never overwrites one the student has edited, exactly as ``make lab`` does with ``my-course/``.
+The pull runs in the students' venv, from the repository's root (``tools/`` is readable by all;
+``notebooks/solutions`` and ``.git`` are not, see tools/hub/setup.py).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import subprocess
 from pathlib import Path
+
+from tools import student_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
+HUB_DIR = ROOT / ".hub"
 #: The folder in each user's home (the hub opens lesson 00 in it).
 COURSE_DIR = "perceptron-course"
 
 
-def release_files(notebooks: Path = NOTEBOOKS, *, solutions: bool = False) -> list[Path]:
-    """The notebooks a user gets, relative to `notebooks`: the lessons, and ``solutions/`` if asked."""
-    files = sorted(p.relative_to(notebooks) for p in notebooks.glob("[0-9][0-9]_*.ipynb"))
-    if not files:
-        raise FileNotFoundError(f"no lessons NN_topic.ipynb in {notebooks}")
-    if solutions:
-        files += sorted(p.relative_to(notebooks) for p in (notebooks / "solutions").glob("*.ipynb"))
-    return files
+def release_path(audience: str, hub_dir: Path = HUB_DIR) -> Path:
+    """The release repository of ``"students"`` or ``"instructor"``."""
+    if audience not in ("students", "instructor"):
+        raise ValueError(f"audience must be 'students' or 'instructor'; got {audience!r} instead")
+    return Path(hub_dir) / f"release-{audience}.git"
 
 
-def copy_course(home: Path, uid: int, gid: int, *, solutions: bool = False, notebooks: Path = NOTEBOOKS) -> bool:
-    """Copy the release into ``home/perceptron-course``, owned by uid:gid; False if it was there already."""
-    dest = Path(home) / COURSE_DIR
-    if dest.exists():
-        return False
-    files = release_files(notebooks, solutions=solutions)
-    tmp = Path(home) / f".{COURSE_DIR}.partial"
-    shutil.rmtree(tmp, ignore_errors=True)
-    for rel in files:
-        (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(notebooks / rel, tmp / rel)
-    for path in [tmp, *tmp.rglob("*")]:
-        os.chown(path, uid, gid)
-        path.chmod(0o700 if path.is_dir() else 0o600)
-    tmp.rename(dest)  # all or nothing: a half copy never looks like a finished one
-    return True
+def publish_releases(instructor_gid: int, *, solutions_for_students: bool = False, hub_dir: Path = HUB_DIR,
+                     notebooks: Path = NOTEBOOKS) -> dict[str, Path]:  # fmt: skip
+    """Publish both releases (a commit only when a lesson changed) and set who may read them."""
+    releases = {}
+    for audience, solutions in (("students", solutions_for_students), ("instructor", True)):
+        release = release_path(audience, hub_dir)
+        student_copy.publish(release, notebooks, solutions=solutions)
+        for path in [release, *release.rglob("*")]:
+            if audience == "students":
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            else:
+                os.chown(path, 0, instructor_gid)
+                path.chmod(0o750 if path.is_dir() else 0o640)
+        config = gitconfig_for(release)
+        config.write_text(f"[safe]\n\tdirectory = {release.resolve()}\n")
+        config.chmod(0o644)
+        releases[audience] = release
+    return releases
+
+
+def gitconfig_for(release: Path) -> Path:
+    """``RELEASE.gitconfig`` beside `release`: the git settings of a pull from it (its ``safe.directory``)."""
+    release = Path(release).resolve()
+    return release.with_name(release.name + ".gitconfig")
+
+
+def pull_as(user: str, release: Path, python: Path, *, home: Path | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess:  # fmt: skip
+    """``python -m tools.student_copy pull`` into ``~user/perceptron-course``, run as `user` alone."""
+    import pwd
+
+    entry = pwd.getpwnam(user)
+    home = Path(home or entry.pw_dir)
+    env = {
+        "HOME": str(home),
+        "USER": user,
+        "PATH": f"{Path(python).parent}:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        # git refuses a repository its user does not own unless a global or system setting names it safe
+        # (not `-c` or GIT_CONFIG_COUNT: git clears those for the local transport); the release is root's
+        "GIT_CONFIG_GLOBAL": str(gitconfig_for(release)),
+    }
+    cmd = [str(python), "-m", "tools.student_copy", "--dest", str(home / COURSE_DIR), "--release", str(release),
+           "pull"]  # fmt: skip
+    return subprocess.run(cmd, cwd=ROOT, env=env, user=entry.pw_uid, group=entry.pw_gid, extra_groups=[],
+                          capture_output=True, text=True, timeout=timeout)  # fmt: skip

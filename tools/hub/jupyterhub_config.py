@@ -18,14 +18,22 @@ listens on 127.0.0.1 only; put a TLS reverse proxy in front to open it to a clas
   library installed as a package). It does not cap memory: on one machine,
   watch it (benchmarks/class_load.py measures a student's share); Kubernetes (Zero to JupyterHub)
   sets per-user limits.
-* First login: the lessons are copied into ``~/perceptron-course`` (tools/hub/course.py), without
-  ``solutions/`` unless ``COURSE_HUB_SOLUTIONS=1``; the instructor always gets the solutions.
+* Each login: the course is published (a commit only when a lesson changed) and pulled into
+  ``~/perceptron-course`` by nbgitpuller's merge, run as the user (tools/hub/course.py,
+  tools/student_copy.py): made at the first login, a corrected lesson reaches every student who has
+  not edited it, and an edited one is never overwritten. Students pull a release without
+  ``solutions/`` (unless ``COURSE_HUB_SOLUTIONS=1``); the instructor's has them. The course's own
+  solutions, INSTRUCTORS.md and .git are closed to everyone but their owner (tools/hub/setup.py).
+* JupyterLab's settings are the course's (tools/jupyter/lab/overrides.json: no news pop-up, no
+  update check), as in ``make lab``.
 * State (users.json, database, cookie secret, pids) in ``COURSE_HUB_DIR`` (default ``.hub/state``). Student
   servers keep running across a hub restart (``cleanup_servers = False``).
 
 Environment: ``COURSE_HUB_PORT`` (8000, the public port), ``COURSE_HUB_API_PORT`` (8081, the hub),
 ``COURSE_HUB_PROXY_API_PORT`` (8001), ``COURSE_HUB_DIR``, ``COURSE_HUB_AUTH``,
-``COURSE_HUB_SOLUTIONS``, ``COURSE_HUB_SERVICE_TOKEN`` (if set, a service ``course-monitor`` with
+``COURSE_HUB_SOLUTIONS``, ``COURSE_HUB_NOTEBOOKS`` (the lessons to publish, default notebooks/),
+``COURSE_HUB_RELEASE_DIR`` (where the releases go, default .hub/), ``COURSE_HUB_SERVICE_TOKEN`` (if set,
+a service ``course-monitor`` with
 this token may list users and servers and manage users' tokens: the tests and
 benchmarks/class_load.py use it).
 """
@@ -84,22 +92,43 @@ c.Spawner.cmd = [str(venv_bin / "jupyterhub-singleuser")]
 c.Spawner.default_url = f"/lab/tree/{course.COURSE_DIR}/00_start_here.ipynb"
 c.Spawner.notebook_dir = "~"
 c.Spawner.environment = {"PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin"}
+# the course's JupyterLab settings: the app settings folder holding its overrides.json (readable by all)
+c.Spawner.args = [f"--LabApp.app_settings_dir={ROOT / 'tools' / 'jupyter' / 'lab'}"]
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 SOLUTIONS = os.environ.get("COURSE_HUB_SOLUTIONS", "0") == "1"
+INSTRUCTOR_GID = pwd.getpwnam(instructor).pw_gid
 
 
-def copy_course_on_first_login(spawner):
-    """pre_spawn_hook: the lessons into the user's home, once (their saved work is never replaced)."""
+#: The lessons published and where the releases go (the hub test gives a copy and a folder of its own).
+NOTEBOOKS = Path(os.environ.get("COURSE_HUB_NOTEBOOKS", course.NOTEBOOKS))
+RELEASE_DIR = Path(os.environ.get("COURSE_HUB_RELEASE_DIR", course.HUB_DIR))
+
+
+def _publish():
+    return course.publish_releases(INSTRUCTOR_GID, solutions_for_students=SOLUTIONS, hub_dir=RELEASE_DIR,
+                                   notebooks=NOTEBOOKS)  # fmt: skip
+
+
+_publish()  # at start: a course that cannot be published stops the hub here, not at a login
+
+
+def update_course_at_login(spawner):
+    """pre_spawn_hook: publish the course, then nbgitpuller's pull into the user's home, run as the user.
+
+    A pull that fails (a ``~/perceptron-course`` that is not a course copy, say) is logged and the
+    server starts all the same: the user's files are as they were.
+    """
     name = spawner.user.name
-    entry = pwd.getpwnam(name)
-    copied = course.copy_course(Path(entry.pw_dir), entry.pw_uid, entry.pw_gid,
-                                solutions=SOLUTIONS or name == instructor)  # fmt: skip
-    if copied:
-        spawner.log.info("copied the course into %s's home", name)
+    release = _publish()["instructor" if name == instructor else "students"]
+    proc = course.pull_as(name, release, STUDENT_VENV / "bin" / "python")
+    if proc.returncode == 0:
+        spawner.log.info("the course is up to date in %s's home", name)
+    else:
+        spawner.log.warning("the course could not be updated in %s's home: %s", name, proc.stderr.strip()[-2000:])
 
 
-c.Spawner.pre_spawn_hook = copy_course_on_first_login
+c.Spawner.pre_spawn_hook = update_course_at_login
 
 # ---- a read-only view for the tests and the load benchmark ---------------------------------
 service_token = os.environ.get("COURSE_HUB_SERVICE_TOKEN")

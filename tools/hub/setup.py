@@ -7,11 +7,19 @@ Run as root from the repository's root (``make hub-setup`` does)::
 * The proxy: ``npm install --prefix .hub/node configurable-http-proxy@PROXY_VERSION`` (the npm
   registry; needs ``npm``: ``apt-get install nodejs npm``). Nothing is fetched at run time: the hub
   runs ``.hub/node/node_modules/.bin/configurable-http-proxy``.
-* The users: each student is a system user of their own (``useradd -m``, home mode 0700), so a
-  student's kernel runs with that user's rights and cannot read another's files. Each gets a random
-  password, written to ``.hub/passwords.txt`` (mode 0600, root only) for the instructor to hand out;
-  an existing user keeps theirs unless ``--reset-passwords``. ``.hub/users.json`` lists the class for
-  the hub's configuration (who may log in, who is admin). Both are in ``.hub/state`` (mode 0700).
+* The users: each student is a system user of their own (``useradd -m``, home mode 0700, no login
+  shell: ``/usr/sbin/nologin``), so a student's kernel runs with that user's rights and cannot read
+  another's files, and nobody logs in to the machine itself with a hub password. Each gets a random
+  password (the hub's PAM login), written to ``.hub/passwords.txt`` (mode 0600, root only) for the
+  instructor to hand out; an existing user keeps theirs unless ``--reset-passwords``.
+  ``.hub/users.json`` lists the class for the hub's configuration (who may log in, who is admin).
+  Both are in ``.hub/state`` (mode 0700).
+* The instructor's material: ``notebooks/solutions``, ``notebooks/INSTRUCTORS.md``, ``.git`` (it holds
+  every solution's history), ``_site-instructor`` and a local ``my-course`` copy lose every right of
+  group and others (`protect_instructor_material`): students are served from the release without
+  solutions (tools/hub/course.py) and cannot read these by path.
+* ``--clean`` (``make hub-clean``) undoes it: stops what the class's users run, removes the users and
+  their homes, the hub's state and its releases (`clean_class`); the proxy and the venv stay.
 * The students' Python: ``.hub/venv``, a venv of ``/usr/bin/python3`` (a Python every user may
   run; the project's ``.venv`` may sit on an interpreter under root's home) with the pins of
   requirements.lock (``tools/lock_venv.py``: uv, seconds from its cache) and the library installed
@@ -31,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from tools import lock_venv
@@ -144,14 +153,26 @@ def user_exists(name: str) -> bool:
     return True
 
 
+#: The class's accounts get no login shell: the hub starts their servers, nobody logs in to the machine.
+NO_LOGIN = "/usr/sbin/nologin"
+#: What only the instructor (and root) may read, relative to the repository's root.
+INSTRUCTOR_ONLY = ["notebooks/solutions", "notebooks/INSTRUCTORS.md", ".git", "_site-instructor", "my-course",
+                   ".my-course-source.git"]  # fmt: skip
+
+
 def ensure_user(name: str, password: str | None = None) -> str | None:
-    """Create system user `name` (home 0700) if missing; set `password` if given. Returns the password set."""
+    """Create system user `name` (home 0700, no login shell) if missing; set `password` if given.
+
+    Returns the password set. An existing user of the class is given the no-login shell too.
+    """
     _require_root("creating system users")
     if not user_exists(name):
-        proc = subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", "perceptron course",
+        proc = subprocess.run(["useradd", "--create-home", "--shell", NO_LOGIN, "--comment", "perceptron course",
                                name], capture_output=True, text=True)  # fmt: skip
         if proc.returncode != 0:
             raise SystemExit(f"error: useradd {name} failed: {proc.stderr.strip()}")
+    elif pwd.getpwnam(name).pw_shell != NO_LOGIN:
+        subprocess.run(["usermod", "--shell", NO_LOGIN, name], check=True, capture_output=True)
     home = Path(pwd.getpwnam(name).pw_dir)
     home.chmod(0o700)
     if password is not None:
@@ -180,7 +201,67 @@ def setup_class(students: list[str], instructor: str, *, reset_passwords: bool =
     pw_file.write_text("".join(f"{n}:{known[n]}\n" for n in [*students, instructor]))
     pw_file.chmod(0o600)
     (state_dir / "users.json").write_text(json.dumps({"students": students, "instructor": instructor}, indent=1) + "\n")
+    protect_instructor_material()
     return {n: known[n] for n in [*students, instructor]}
+
+
+def protect_instructor_material(root: Path = ROOT) -> list[Path]:
+    """Remove group's and others' rights from each of `INSTRUCTOR_ONLY` that exists; returns them.
+
+    A folder without rights for others cannot be entered, so nothing under it can be read by path.
+    """
+    done = []
+    for rel in INSTRUCTOR_ONLY:
+        path = root / rel
+        if path.exists() and not path.is_symlink():
+            path.chmod(path.stat().st_mode & 0o700)
+            done.append(path)
+    return done
+
+
+def _stop_user(name: str) -> None:
+    """SIGKILL every process of `name`, by pid (their servers and kernels)."""
+    pids = subprocess.run(["ps", "-o", "pid=", "-u", name], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        try:
+            os.kill(int(pid), 9)
+        except ProcessLookupError:
+            continue  # it ended between ps and kill
+
+
+def clean_class(state_dir: Path = STATE_DIR, hub_dir: Path = HUB_DIR) -> list[str]:
+    """`make hub-clean`: stop and remove the class's users and their homes, the state and the releases.
+
+    The users are those `state_dir`/users.json names (only accounts this set-up made: their comment is
+    "perceptron course"). Returns the users removed. The proxy and the students' venv are kept.
+    """
+    _require_root("removing system users")
+    users_file = Path(state_dir) / "users.json"
+    if not users_file.exists():
+        raise SystemExit(f"error: {users_file} is missing, so the class's users are unknown; nothing was removed "
+                         "(remove users by hand with `userdel --remove NAME`)")  # fmt: skip
+    users = json.loads(users_file.read_text())
+    removed = []
+    for name in [*users["students"], users["instructor"]]:
+        if not user_exists(name):
+            continue
+        if pwd.getpwnam(name).pw_gecos.split(",")[0] != "perceptron course":
+            print(f"hub-clean: {name} was not made by the course's set-up; kept")
+            continue
+        for _ in range(20):  # userdel refuses (exit 8) while a killed process has not ended yet
+            _stop_user(name)
+            proc = subprocess.run(["userdel", "--remove", name], capture_output=True, text=True)
+            if proc.returncode != 8:
+                break
+            time.sleep(0.25)
+        if proc.returncode not in (0, 12):  # 12: the home could not be removed (gone already)
+            raise SystemExit(f"error: userdel --remove {name} failed: {proc.stderr.strip()}")
+        removed.append(name)
+    shutil.rmtree(state_dir)
+    for release in Path(hub_dir).glob("release-*.git"):
+        shutil.rmtree(release)
+        release.with_name(release.name + ".gitconfig").unlink(missing_ok=True)
+    return removed
 
 
 def main(argv=None) -> int:
@@ -190,7 +271,13 @@ def main(argv=None) -> int:
     parser.add_argument("--instructor", default="pc-instructor", help="the instructor's user name (hub admin)")
     parser.add_argument("--reset-passwords", action="store_true", help="give every user a new password")
     parser.add_argument("--no-users", action="store_true", help="only the proxy and the students' venv (CI)")
+    parser.add_argument("--clean", action="store_true",
+                        help="remove the class's users, their homes, the hub's state and releases (make hub-clean)")
     args = parser.parse_args(argv)
+    if args.clean:
+        removed = clean_class()
+        print(f"hub-clean: removed {', '.join(removed) or 'no users'} with their homes, and {STATE_DIR}")
+        return 0
     exe = install_proxy()
     install_student_env()
     if args.no_users:
