@@ -312,6 +312,10 @@ def test_slides_have_one_deck_per_lesson_and_are_offline(slides):
         assert 'class="highlight hl-ipython3' not in html, "code on a slide (tag the cell slide-show-code to show it)"
         assert "not attempted yet" not in html, f"{d['path'].name}: an exercise check's output is on a slide"
         assert ce.WIDGET_VIEW not in html and "widget-state" not in html, d["path"].name
+        assert "glossary.md" not in html and 'href="glossary.html' in html, f"{d['path'].name}: the glossary link"
+    # the glossary the decks link to is a page beside them, and its lesson links open the decks
+    glossary = (out / "glossary.html").read_text()
+    assert ".slides.html" in glossary and ".ipynb" not in glossary
 
 
 def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path, monkeypatch):

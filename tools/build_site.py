@@ -93,8 +93,9 @@ def _rel(target: Path, start: Path) -> str:
 
 
 def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, nav: dict, style: str = "saved",
-                warnings: list | None = None) -> Path:
-    """Export one notebook to its page under `out_dir` (re-run first unless `style` is "saved")."""
+                warnings: list | None = None, *, link_suffix: str = ".html") -> Path:
+    """Export one notebook to its page under `out_dir` (re-run first unless `style` is "saved"); its links to
+    lessons end in `link_suffix` (the decks' folder: ".slides.html")."""
     rel = path.relative_to(notebook_dir).with_suffix("")
     page = out_dir / rel.with_suffix(".html")
     page.parent.mkdir(parents=True, exist_ok=True)
@@ -110,7 +111,7 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
         exclude_output_prompt=True,
         config=ce.page_config(),
     )
-    exporter.register_preprocessor(ce.CourseLinks(link_suffix=".html", link_targets=targets), enabled=True)
+    exporter.register_preprocessor(ce.CourseLinks(link_suffix=link_suffix, link_targets=targets), enabled=True)
     exporter.register_preprocessor(GlossaryLinks(), enabled=True)
     if path.suffix == ".md":  # the glossary: text only, nothing to re-run
         nb = glossary_notebook(path)

@@ -40,6 +40,7 @@ from pathlib import Path
 from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 
+from tools import build_site
 from tools import course_export as ce
 
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
@@ -89,6 +90,7 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
         config=ce.page_config(),
     )
     exporter.register_preprocessor(ce.CourseLinks(link_suffix=".slides.html", link_targets=targets), enabled=True)
+    exporter.register_preprocessor(build_site.GlossaryLinks(), enabled=True)  # every lesson links to it
     # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
     exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
@@ -139,6 +141,10 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, style: str = "sav
         deck, n = export_deck(p, out_dir, targets, style=style, warnings=warnings)
         decks.append({"path": deck, "href": deck.name, "title": ce.title_of(ce.read(p)) or p.stem, "slides": n})
         print(f"  {deck.name}: {n} slides ({deck.stat().st_size / 1e6:.2f} MB)", flush=True)
+    glossary = notebook_dir / build_site.GLOSSARY
+    if glossary.is_file():  # the decks link to it: a page of its own beside them, its lesson links to the decks
+        build_site.export_page(glossary, notebook_dir, out_dir, targets, {"index": "index.html", "prev": None,
+                                                                          "next": None}, link_suffix=".slides.html")
     (out_dir / "index.html").write_text(index_page(decks), encoding="utf-8")
     bad = ce.check_offline(out_dir)
     if bad:
