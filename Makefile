@@ -24,10 +24,11 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps
+.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean
 
 help:
-	@echo "make lab        open the course in JupyterLab (extra options: make lab ARGS=--no-browser)"
+	@echo "make lab        open your own copy of the course (my-course/) in JupyterLab (extra options: make lab ARGS=--no-browser)"
+	@echo "make reset NB=03  lesson 03 as the course has it now; your copy stays beside it, dated"
 	@echo "make lecture    the lecture session: lecture preset, from a copy of the lessons (NB=03 opens lesson 03)"
 	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths (JOBS=2 workers)"
 	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
@@ -37,6 +38,7 @@ help:
 	@echo "make hub        JupyterHub on 127.0.0.1:$(HUB_PORT) for a class on this machine (root; STUDENTS=3, SOLUTIONS=1 hands out solutions)"
 	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the students' venv, the users"
 	@echo "make hub-deps   only the proxy and the students' venv, no users (CI runs it before the hub test)"
+	@echo "make hub-clean  remove the hub's users, their homes, its state and releases (root)"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -68,7 +70,11 @@ $(STAMP): $(LOCK) pyproject.toml tools/jupyter/lab/overrides.json tools/lock_ven
 
 # The address JupyterLab prints (and opens) is its default URL: point it at lesson 00, so the
 # address a student copies from the terminal opens the course map, not the Launcher.
-LAB_START := /lab/tree/notebooks/00_start_here.ipynb
+LAB_START := /lab/tree/00_start_here.ipynb
+# The student's own copy of the lessons (tools/student_copy.py), which git does not track: JupyterLab
+# serves it, so autosave never writes the course's files, and `git pull` then `make lab` merges a course
+# update into it the way hubs do (nbgitpuller), never over a lesson the student changed.
+COPY ?= my-course
 
 # COURSE_STYLE=lecture make lab is the lecture session (`make lecture`, below).
 ifeq ($(COURSE_STYLE),lecture)
@@ -79,8 +85,14 @@ else
 # JupyterLab's own settings functions, so a deck left on never makes the next session open in deck mode.
 lab: venv
 	$(PYTHON) -m tools.lab_settings
-	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) --LabApp.default_url=$(LAB_START) $(ARGS)
+	$(PYTHON) -m tools.student_copy --dest $(COPY) update
+	$(PYTHON) -m jupyter lab --ip 127.0.0.1 $(ROOT_FLAG) --ServerApp.root_dir=$(COPY) --LabApp.default_url=$(LAB_START) $(ARGS)
 endif
+
+# A lesson as the course has it now (close its tab first); the student's copy is kept beside it, dated.
+reset: venv
+	@if [ -z "$(NB)" ]; then echo "usage: make reset NB=03   (close the lesson's tab first)"; exit 2; fi
+	$(PYTHON) -m tools.student_copy --dest $(COPY) reset $(NB)
 
 # The lecture session (README, "For instructors"): JupyterLab in the lecture preset, run from a copy of the
 # lessons in a fresh temporary folder with its own JupyterLab settings and workspaces, all removed when it
@@ -169,9 +181,10 @@ slides: venv
 
 # Pages in the notebook preset: each notebook is re-run in a fresh kernel first, which gives every
 # live figure a still picture. SITE_STYLE=saved exports the saved outputs instead (no kernel).
-# The site is for students: no solutions. `make site AUDIENCE=instructor` includes them.
+# The site is for students (_site/): no solutions. `make site AUDIENCE=instructor` includes them, in its own
+# folder (_site-instructor/), every page marked as holding the solutions.
 site: venv
-	$(PYTHON) -m tools.build_site --out _site --style $(SITE_STYLE) --audience $(AUDIENCE)
+	$(PYTHON) -m tools.build_site --style $(SITE_STYLE) --audience $(AUDIENCE)
 
 # The lessons as an app on 127.0.0.1 with a token, opened at lesson NB. Voila serves the whole
 # notebooks/ folder, so the links between lessons work; it hides the code and the cells tagged
@@ -198,8 +211,9 @@ app: venv
 # hub-setup (as root): configurable-http-proxy from npm into .hub/node, and one system user per
 # student (pc-student1 ...) plus pc-instructor (the hub's admin), each with a random password in
 # .hub/state/passwords.txt (root only). hub: JupyterHub on 127.0.0.1:$(HUB_PORT), PAM logins, each
-# student's server running as that student, the lessons copied into ~/perceptron-course on the
-# first login (solutions only with SOLUTIONS=1). Ctrl-C stops it; students' servers keep running.
+# student's server running as that student, the lessons updated into ~/perceptron-course at each
+# login (tools/student_copy.py; solutions only with SOLUTIONS=1). Ctrl-C stops it; students' servers
+# keep running. hub-clean removes the users the set-up made, their homes, the state and the releases.
 
 HUB_PORT  ?= 8000
 STUDENTS  ?= 3
@@ -210,6 +224,9 @@ hub-deps: venv
 
 hub-setup: venv
 	$(PYTHON) -m tools.hub.setup --students $(STUDENTS)
+
+hub-clean: venv
+	$(PYTHON) -m tools.hub.setup --clean
 
 hub: hub-setup
 	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/state/passwords.txt"
@@ -228,5 +245,6 @@ clean:
 	  \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -print0 | xargs -0 rm -rf
 	rm -rf .pytest_cache .hypothesis .ruff_cache build dist *.egg-info
 
+# distclean keeps $(COPY): it holds the student's work.
 distclean: clean
 	rm -rf $(VENV) $(VENV)-[0-9]* .hub

@@ -188,15 +188,17 @@ def test_make_lab_starts_out_of_deck_mode_after_a_deck_was_left_on(tmp_path, chr
     left_on = {"active": True, "showCodeCellPrompt": True}
     (user_settings / "jupyterlab-slideshow" / "plugin.jupyterlab-settings").write_text(json.dumps(left_on))
     args = "--no-browser --port={port} --port-retries=0 --ServerApp.token={token} --expose-app-in-browser"
-    argv = ["make", "-s", "-o", ".venv/.installed", "lab", f"PYTHON={sys.executable}", f"ARGS={args}"]
+    copy = tmp_path / "my-course"  # the student's own copy of the lessons, which `make lab` serves
+    argv = ["make", "-s", "-o", ".venv/.installed", "lab", f"PYTHON={sys.executable}", f"COPY={copy}", f"ARGS={args}"]
     env = {"JUPYTERLAB_SETTINGS_DIR": str(user_settings)}
     with jupyter_server(REPO, argv=argv, env=env, timeout=120) as srv:
         # what jupyterlab-slideshow reads at start: its user settings, as the session's server gives them
         settings = srv.api("GET", "lab/api/settings/jupyterlab-slideshow:plugin")["settings"]
         assert settings.get("active") is not True and settings.get("showCodeCellPrompt") is True, settings
         page = chromium.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(srv.lab_url("notebooks/00_start_here.ipynb"))
+        page.goto(srv.lab_url("00_start_here.ipynb"))
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
         page.wait_for_function("() => window.jupyterapp.commands.hasCommand('deck:start')", timeout=30_000)
         assert page.evaluate("() => document.body.dataset.jpDeckMode === undefined"), "the session opened in deck mode"
         page.close()
+    assert (copy / "00_start_here.ipynb").is_file(), "make lab did not make the student's copy of the lessons"

@@ -6,11 +6,14 @@
 * `editor`: `PointEditor`, the student's own points on a player's picture;
 * `render` (one figure per player: drawn once, blitted, PNG), `picture` (the Image and its alt
   text), `readout` (the words, pure), `recording` (the display bundle and the static recording);
-* `panels`: what a player draws (`DataPanel` first, then one module per lesson's need).
+* `panels`: what a player draws (`DataPanel` first, then one module per lesson's need);
+* `browser`: `BrowserPlayer`, the player whose picture is drawn and stepped in the browser (anywidget; the
+  front end's ES modules are in `front/`): the players are moving there (issue #30).
 
 The names below are the ones a lesson imports: ``from perceptron_lib.player import StepThrough``.
 """
 
+from .browser import BrowserPlayer
 from .editor import PointEditor
 from .live import LiveFigure
 from .panels.curves import LiftedPanel, LossPanel
@@ -20,5 +23,5 @@ from .switch import Controlled, RunSwitch, with_controls
 
 __all__ = [
     "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure", "PointEditor",
-    "DataPanel", "LossPanel", "LiftedPanel",
+    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer",
 ]
