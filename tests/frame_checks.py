@@ -221,7 +221,9 @@ def path_differences(player) -> list[str]:
     for _ in range(K):
         player.next()
         ahead.append(_digest(player))
-    wrong = [f"k = {k0}: the frame as first shown differs from the frame after steps from 0"] if first != ahead[k0] else []
+    wrong = []
+    if first != ahead[k0]:
+        wrong.append(f"k = {k0}: the frame as first shown differs from the frame after steps from 0")
     for k in range(K - 1, -1, -1):
         player.prev()
         if _digest(player) != ahead[k]:

@@ -133,7 +133,8 @@ def test_readme_lists_every_notebook():
     assert not missing, f"README.md does not list {missing}"
 
 
-@pytest.mark.parametrize("target", ["lab", "reset", "test", "lock", "hub", "hub-setup", "hub-deps", "hub-clean", "site"])
+@pytest.mark.parametrize("target", ["lab", "reset", "test", "lock", "hub", "hub-setup", "hub-deps", "hub-clean",
+                                    "site"])
 def test_makefile_has_target(target):
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(rf"^{target}\s*:", makefile, flags=re.MULTILINE), target
