@@ -697,6 +697,32 @@ def test_homogeneous_run_arrows_from_origin():
         assert min(-lo, hi) >= 0.2 * (hi - lo)
 
 
+def test_arrows_stay_visible_when_the_boundary_only_cuts_a_corner_of_the_view():
+    """Lesson 03's six points with an offset, update 14: the boundary crosses only the view's bottom-left
+    corner and w points out of the view, so no anchor on the boundary keeps the arrows in view. They start
+    from a point of the view instead, at a readable scale (they were drawn at 1e-14, "arrows ×1/1e+14")."""
+    from perceptron_lib.core import data
+
+    from perceptron_lib.draw import plotting
+
+    X, yy = data.no_origin_separator()
+    p = StepThrough(fit_perceptron(X, yy), X, yy)
+    dp = p.panels[0]
+    (x0, x1), (y0, y1) = dp.ax.get_xlim(), dp.ax.get_ylim()
+    h = p.run.history
+    seg = plotting.boundary_segment(h.w[14], h.b[14], (x0, x1), (y0, y1))
+    assert seg is not None and np.hypot(*(seg[1] - seg[0])) < 0.1  # the corner case itself
+    for k in range(1, p.K + 1):
+        p.seek(k)
+        a = dp.w_arrow
+        assert dp.arrow_scale >= 1 / 50, (k, dp.arrow_scale)
+        np.testing.assert_allclose(a.delta, dp.arrow_scale * h.w[k])  # along w: normal to the boundary
+        for tip in (a.start + a.delta, a.start + dp.arrow_scale * h.w[k - 1]):  # w's tip, w before's tip
+            assert x0 < tip[0] < x1 and y0 < tip[1] < y1, (k, tip)
+    p.seek(14)
+    assert dp.arrow_scale == 1 / 5 and np.hypot(*dp.w_arrow.delta) >= 0.2 * (x1 - x0)
+
+
 def test_the_legend_names_every_kind_of_mark(blobs):
     """The grey arrow (w before the update) is drawn at every update: the legend names it, as the prose does."""
     run, X, y = blobs

@@ -133,7 +133,7 @@ export function anchors(w, b, view) {
  * The arrows' anchor and scale for a step (`DataPanel.place`): every tip inside the view.
  *
  * The scale starts at 1, or at the nice 1/m that fits the longest of w and w before in 40% of the view's
- * shorter side; each anchor is tried, then smaller nice scales.
+ * shorter side; each anchor is tried, then smaller nice scales down to MIN_ARROW_SCALE of it, then `freeAnchor`.
  * @param {number[]} w the state's w
  * @param {number} b
  * @param {number[] | null} wBefore the state before (null at the start)
@@ -144,9 +144,10 @@ export function placeArrows(w, b, wBefore, view) {
   const room = 0.4 * Math.min(view.xlim[1] - view.xlim[0], view.ylim[1] - view.ylim[0]);
   const tips = wBefore === null ? [w] : [w, wBefore];
   const longest = Math.max(...tips.map((t) => Math.hypot(t[0], t[1])));
-  let scale = longest > room ? niceScale(room / longest) : 1.0;
+  const start = longest > room ? niceScale(room / longest) : 1.0;
+  let scale = start;
   const starts = anchors(w, b, view);
-  for (let round = 0; round < 40; round++) {
+  while (scale >= MIN_ARROW_SCALE * start) {
     for (const a of starts) {
       if (tips.every((t) => inside([a[0] + scale * t[0], a[1] + scale * t[1]], view, 0.01))) {
         return { anchor: a, scale };
@@ -154,7 +155,40 @@ export function placeArrows(w, b, wBefore, view) {
     }
     scale = niceScale(scale * 0.99);
   }
-  return { anchor: starts[0], scale };
+  return freeAnchor(tips, start, view);
+}
+
+/** The smallest arrow scale tried on the boundary, as a fraction of the step's own (`data.MIN_ARROW_SCALE`). */
+export const MIN_ARROW_SCALE = 1 / 50;
+
+/**
+ * Where no anchor on the boundary keeps the arrows in view (`DataPanel._free_anchor`): of the view's centre and
+ * the corners of its box 1% in from the edges, the anchor where the tips fit at the largest nice scale (at most
+ * `start`); the first such anchor on a tie.
+ * @param {number[][]} tips
+ * @param {number} start
+ * @param {{xlim: number[], ylim: number[]}} view
+ * @returns {{anchor: number[], scale: number}}
+ */
+function freeAnchor(tips, start, view) {
+  const mx = 0.01 * (view.xlim[1] - view.xlim[0]);
+  const my = 0.01 * (view.ylim[1] - view.ylim[0]);
+  const lo = [view.xlim[0] + mx, view.ylim[0] + my];
+  const hi = [view.xlim[1] - mx, view.ylim[1] - my];
+  const candidates = [[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], lo, [hi[0], lo[1]], [lo[0], hi[1]], hi];
+  let best = null;
+  for (const a of candidates) {
+    let room = start;
+    for (const t of tips) {
+      for (let j = 0; j < 2; j++) {
+        if (t[j] > 0) room = Math.min(room, (hi[j] - a[j]) / t[j]);
+        else if (t[j] < 0) room = Math.min(room, (lo[j] - a[j]) / t[j]);
+      }
+    }
+    const scale = room < start ? niceScale(room) : start;
+    if (best === null || scale > best.scale) best = { anchor: a, scale };
+  }
+  return best;
 }
 
 /**

@@ -29,6 +29,10 @@ __all__ = ["DataPanel"]
 _ALONG = (0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9, 0.02, 0.98)
 
 
+#: The smallest arrow scale `DataPanel.place` tries on the boundary, as a fraction of the step's own scale.
+MIN_ARROW_SCALE = 1 / 50
+
+
 def _nice_scale(x: float) -> float:
     """The largest 1/m <= x with m in 1, 2, 5, 10, 20, 50, ... (1 for x >= 1)."""
     m, i = 1.0, 0
@@ -282,18 +286,42 @@ class DataPanel:
     def place(self, w2, b2, wp):
         """(anchor, scale) of the step's arrows with every tip inside the view.
 
-        Tries the scale from `_scale` at each anchor, then smaller nice scales (a fixed `arrow_scale`
-        is only made smaller when the arrows would otherwise leave the view).
+        Tries the scale from `_scale` at each anchor, then smaller nice scales down to `MIN_ARROW_SCALE` of
+        it (a fixed `arrow_scale` is only made smaller when the arrows would otherwise leave the view). Where
+        no anchor on the boundary keeps them in view at that scale (a boundary that only cuts a corner of the
+        view, with w pointing out of it), the arrows start from the point of the view that gives them the
+        largest scale: the view's centre or a corner of it, 1% in from the edges.
         """
         tips = [w2] + ([] if wp is None else [wp])
         anchors = self.anchors(w2, b2)
-        sc = self._scale(w2, wp)
-        for _ in range(40):
+        sc = start = self._scale(w2, wp)
+        while sc >= MIN_ARROW_SCALE * start:
             for a in anchors:
                 if all(self._inside(a + sc * t, margin=0.01) for t in tips):
                     return a, sc
             sc = _nice_scale(sc * 0.99)
-        return anchors[0], sc
+        return self._free_anchor(tips, start)
+
+    def _free_anchor(self, tips, start):
+        """(anchor, scale): of the view's centre and the corners of its box 1% in from the edges, the anchor
+        where the tips fit at the largest nice scale (at most `start`); the first such anchor on a tie."""
+        (x0, x1), (y0, y1) = self.ax.get_xlim(), self.ax.get_ylim()
+        mx, my = 0.01 * (x1 - x0), 0.01 * (y1 - y0)
+        lo, hi = np.array([x0 + mx, y0 + my]), np.array([x1 - mx, y1 - my])
+        candidates = [(lo + hi) / 2, lo, np.array([hi[0], lo[1]]), np.array([lo[0], hi[1]]), hi]
+        best = None
+        for a in candidates:
+            room = start
+            for t in tips:
+                for j in range(2):  # the largest s with lo <= a + s t <= hi on axis j
+                    if t[j] > 0:
+                        room = min(room, (hi[j] - a[j]) / t[j])
+                    elif t[j] < 0:
+                        room = min(room, (lo[j] - a[j]) / t[j])
+            sc = _nice_scale(room) if room < start else start
+            if best is None or sc > best[1]:
+                best = (a, sc)
+        return best
 
     def _no_circle(self, w2, b2) -> bool:
         """True when a lifted state's circle has no real point (w1 x + w2 y + w3 (x² + y²) + b never 0)."""
