@@ -1,0 +1,155 @@
+"""tools/grade.py end to end, on lesson 01: one grading run over a class of made-up students.
+
+The run grades the solutions, the plain lesson, and lessons made from lesson 01's setup cell and its
+exercise cells (a notebook need not hold the whole lesson to be graded): one wrong answer; one that
+raises, one that waits forever (the cell's time limit) and one that reaches for the network; one
+with a check cell deleted; and files that are not lessons of ours. Every notebook runs in its own
+process, so the run costs about one kernel start per student (about 1 min on a busy 2-core machine).
+"""
+
+import copy
+import csv
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import grade
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON = ROOT / "notebooks" / "01_loss_geometry.ipynb"
+SOLUTIONS = ROOT / "notebooks" / "solutions" / "01_loss_geometry_solutions.ipynb"
+RIGHT = {"01.1": "[1, 2, 5]", "01.2": "6.5", "01.3": "(1.0, 0.0, 0.0)"}
+CELL_TIMEOUT = 20
+
+
+def _exercise_cells(nb):
+    return [c for c in nb["cells"] if "exercise-check" in c.get("metadata", {}).get("tags", [])]
+
+
+def _short_lesson(answers: dict, *, drop=(), before: dict | None = None) -> dict:
+    """Lesson 01's setup cell and exercise cells, with these answers (code) and code run before a check."""
+    nb = json.loads(LESSON.read_text(encoding="utf-8"))
+    setup = next(c for c in nb["cells"] if c["cell_type"] == "code")
+    cells = [setup]
+    for ex, cell in zip(RIGHT, _exercise_cells(nb), strict=True):
+        if ex in drop:
+            continue
+        cell = copy.deepcopy(cell)
+        lines = "".join(cell["source"]).splitlines()
+        lines[0] = lines[0].split("=")[0] + "= " + answers[ex]
+        cell["source"] = "\n".join([*(before or {}).get(ex, "").splitlines(), *lines])
+        cells.append(cell)
+    return {**nb, "cells": cells}
+
+
+def _write(path: Path, nb: dict):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def listener():
+    """A server on this machine's loopback that a graded notebook must not reach."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, listener):
+    subs = tmp_path_factory.mktemp("subs")
+    port = listener.getsockname()[1]
+    _write(subs / "sol" / "01_loss_geometry.ipynb", json.loads(SOLUTIONS.read_text(encoding="utf-8")))
+    _write(subs / "plain" / "01_loss_geometry.ipynb", json.loads(LESSON.read_text(encoding="utf-8")))
+    _write(subs / "onewrong" / "01_loss_geometry.ipynb", _short_lesson({**RIGHT, "01.2": "6.0"}))
+    # 01.1 reaches for the loopback (past Python's socket guard where unshare -n works); 01.2 waits forever.
+    module = "_socket" if grade.network_off_command() else "socket"
+    reach = f"import {module}\n{module}.socket().connect(('127.0.0.1', {port}))"
+    _write(subs / "broken" / "01_loss_geometry.ipynb",
+           _short_lesson(RIGHT, before={"01.1": reach, "01.2": "import time\nwhile True:\n    time.sleep(0.05)"}))
+    _write(subs / "deleted" / "01_loss_geometry.ipynb", _short_lesson(RIGHT, drop={"01.2"}))
+    # bad input beside a good lesson: not a notebook, and a notebook of another course
+    _write(subs / "mixed" / "01_loss_geometry.ipynb", _short_lesson(RIGHT))
+    (subs / "mixed" / "essay.txt").write_text("my answers are in my head", encoding="utf-8")
+    _write(subs / "mixed" / "stats_hw.ipynb", {"cells": [{"cell_type": "code", "source": "1 + 1", "metadata": {},
+                                                          "outputs": [], "execution_count": None}],
+                                                "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    out = subs.parent / "gradebook.csv"
+    messages = []
+    rows = grade.grade(subs, out, cell_timeout=CELL_TIMEOUT, timeout=300, jobs=2, log=messages.append)
+    with pytest.raises(socket.timeout):
+        listener.accept()  # nobody connected
+    notes = list(csv.DictReader((out.with_name("gradebook-notes.csv")).open(encoding="utf-8")))
+    return {r["student"]: r for r in rows}, list(csv.DictReader(out.open(encoding="utf-8"))), notes, messages
+
+
+def _why(notes, student, ex=""):
+    return " | ".join(n["why"] for n in notes if n["student"] == student and n["exercise"] == ex)
+
+
+def test_gradebook_one_row_per_student_one_column_per_exercise(graded):
+    rows, from_csv, _, _ = graded
+    assert list(from_csv[0]) == ["student", "01.1", "01.2", "01.3", "total"]
+    assert [r["student"] for r in from_csv] == sorted(rows) == sorted(
+        ["sol", "plain", "onewrong", "broken", "deleted", "mixed"])
+    assert all(int(r["total"]) == sum(int(r[e]) for e in RIGHT) for r in from_csv)
+
+
+def test_solutions_full_marks_plain_lesson_zero(graded):
+    rows, _, notes, _ = graded
+    assert rows["sol"]["total"] == 3 and not _why(notes, "sol", "01.1")
+    assert rows["plain"]["total"] == 0
+    assert all("not attempted" in _why(notes, "plain", e) for e in RIGHT)
+
+
+def test_one_wrong_answer_loses_exactly_that_exercise(graded):
+    rows, _, notes, _ = graded
+    assert (rows["onewrong"]["01.1"], rows["onewrong"]["01.2"], rows["onewrong"]["01.3"]) == (1, 0, 1)
+    assert "not quite" in _why(notes, "onewrong", "01.2")
+
+
+def test_raises_loops_and_network_score_zero_and_the_run_goes_on(graded):
+    rows, _, notes, _ = graded
+    assert (rows["broken"]["01.1"], rows["broken"]["01.2"], rows["broken"]["01.3"]) == (0, 0, 1)
+    assert "raised" in _why(notes, "broken", "01.1") and "OSError" in _why(notes, "broken", "01.1")
+    assert f"{CELL_TIMEOUT} s limit" in _why(notes, "broken", "01.2")
+
+
+def test_deleted_check_cell_scores_zero_and_says_so(graded):
+    rows, _, notes, _ = graded
+    assert (rows["deleted"]["01.1"], rows["deleted"]["01.2"], rows["deleted"]["01.3"]) == (1, 0, 1)
+    assert "not in the notebook" in _why(notes, "deleted", "01.2")
+
+
+def test_bad_files_are_reported_and_cost_nothing(graded):
+    rows, _, notes, messages = graded
+    assert rows["mixed"]["total"] == 3
+    assert "not a notebook" in " ".join(n["why"] for n in notes if n["file"] == "essay.txt")
+    assert "no lesson of this course" in " ".join(n["why"] for n in notes if n["file"] == "stats_hw.ipynb")
+    assert any("essay.txt" in m for m in messages)
+
+
+def test_empty_folder_and_missing_folder_say_what_to_do(tmp_path):
+    (tmp_path / "empty").mkdir()
+    for target, words in ((tmp_path / "empty", "is empty"), (tmp_path / "nope", "is not one")):
+        done = subprocess.run([sys.executable, "-m", "tools.grade", str(target), "--out", str(tmp_path / "g.csv")],
+                              cwd=ROOT, capture_output=True, text=True)
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert not (tmp_path / "g.csv").exists()
+
+
+def test_identify_by_checks_not_by_name(tmp_path):
+    course = grade.course_exercises()
+    assert [e.id for e in course["01_loss_geometry.ipynb"]] == list(RIGHT)
+    renamed = tmp_path / "whatever.ipynb"
+    _write(renamed, _short_lesson(RIGHT))
+    assert grade.identify(renamed, course) == ("01_loss_geometry.ipynb", "")
+    other = tmp_path / "01_loss_geometry.ipynb"
+    _write(other, {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    lesson, why = grade.identify(other, course)
+    assert lesson is None and "another course" in why
