@@ -24,7 +24,7 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean
+.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean grade
 
 help:
 	@echo "make lab        open your own copy of the course (my-course/) in JupyterLab (extra options: make lab ARGS=--no-browser)"
@@ -39,6 +39,7 @@ help:
 	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the students' venv, the users"
 	@echo "make hub-deps   only the proxy and the students' venv, no users (CI runs it before the hub test)"
 	@echo "make hub-clean  remove the hub's users, their homes, its state and releases (root)"
+	@echo "make grade SUBMISSIONS=DIR  score a folder of handed-in lessons (one folder per student) into gradebook.csv"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
 	@echo "make distclean  clean, and remove .venv too"
@@ -232,6 +233,14 @@ hub: hub-setup
 	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/state/passwords.txt"
 	env -u MPLBACKEND COURSE_HUB_PORT=$(HUB_PORT) COURSE_HUB_SOLUTIONS=$(SOLUTIONS) \
 	  $(PYTHON) -m jupyterhub -f tools/hub/jupyterhub_config.py $(ARGS)
+
+# ---- grading a class (notebooks/INSTRUCTORS.md, "Grading a class"; tools/grade.py) ----------------
+# Each handed-in notebook runs in its own process and kernel, with a time limit and no network; an exercise
+# scores 1 when its own check says "correct" in that run. gradebook.csv: one row per student, one column per
+# exercise, the total; gradebook-notes.csv says why each exercise was lost. OUT= names the CSV; JOBS= notebooks at once (2).
+grade: venv
+	@if [ -z "$(SUBMISSIONS)" ]; then echo "usage: make grade SUBMISSIONS=DIR   (one folder per student; writes gradebook.csv and gradebook-notes.csv)"; exit 2; fi
+	$(PYTHON) -m tools.grade $(SUBMISSIONS) --out $(or $(OUT),gradebook.csv) --jobs $(JOBS)
 
 # ---- maintenance ----------------------------------------------------------------
 

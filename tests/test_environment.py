@@ -134,7 +134,7 @@ def test_readme_lists_every_notebook():
 
 
 @pytest.mark.parametrize("target", ["lab", "reset", "test", "lock", "hub", "hub-setup", "hub-deps", "hub-clean",
-                                    "site"])
+                                    "site", "grade"])
 def test_makefile_has_target(target):
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(rf"^{target}\s*:", makefile, flags=re.MULTILINE), target
