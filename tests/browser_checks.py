@@ -6,6 +6,10 @@
 * `check_player`: a ``.perceptron-stepthrough`` answers: Step changes the readout and the picture, Back restores
   both (same picture bytes; when it does not, both PNGs are saved for a diff, #34), play advances the
   ``update k`` box and pause stops it;
+* `check_browser_player`: a ``.perceptron-browserplayer`` (the picture drawn in the browser, in SVG) answers
+  Step, Back (the same SVG markup and words as before), Play and Pause; each step sends the kernel one message,
+  the widget's ``k`` and nothing else (counted on the kernel connection: `JS_COUNT_SENT`); afterwards the kernel's
+  ``k`` is the browser's and its readout (the library's ``state_lines``) is the words shown;
 * `check_livefigure`: ArrowRight on a ``.perceptron-livefigure``'s first slider changes the picture;
 * `screenshot`: the whole notebook in one picture, to ``tests/artifacts/browser/`` (git-ignored).
 
@@ -102,6 +106,56 @@ JS_VIEW_HEIGHT = """(height) => {
 JS_K_ABOVE = """([el, k]) => {
   const h = el.querySelector('.perceptron-k input');
   return !!h && Number(h.value) > k;
+}"""
+
+
+# Count what the page sends the kernel on the shell channel from now on (a comm message is one): the kernel
+# connection's sendShellMessage is wrapped once, and the list is emptied at each call.
+JS_COUNT_SENT = """() => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  if (!kernel.courseSent) {
+    kernel.courseSent = [];
+    const send = kernel.sendShellMessage.bind(kernel);
+    kernel.sendShellMessage = (msg, ...rest) => {
+      const data = (msg.content && msg.content.data) || {};
+      kernel.courseSent.push({type: msg.header.msg_type, method: data.method || null,
+                              keys: data.state ? Object.keys(data.state).sort() : null});
+      return send(msg, ...rest);
+    };
+  }
+  kernel.courseSent.length = 0;
+}"""
+JS_SENT = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.courseSent.slice()"
+
+# A browser player's visible state: the SVG's markup, the readout's words, the k box, the picture's name.
+JS_DRAWN = """(el) => {
+  const box = el.querySelector('.pp-controls input[type=number]');
+  return {svg: el.querySelector('.pp-picture svg').outerHTML, readout: el.querySelector('.pp-readout').innerText,
+          lines: [...el.querySelectorAll('.pp-readout p')].map((p) => p.textContent),
+          k: Number(box.value), kmax: Number(box.max),
+          name: el.querySelector('.pp-picture').getAttribute('aria-label'),
+          playing: [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Pause')};
+}"""
+
+# Ask the kernel for its browser players: each one's model id, k and readout lines.
+JS_KERNEL_SAYS = """async () => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const code = ['import gc as _gc, json as _json',
+    'from perceptron_lib.player.browser import BrowserPlayer as _BP',
+    '_ps = [o for o in _gc.get_objects() if isinstance(o, _BP) and o.comm is not None]',
+    'print(_json.dumps([{"model": p.model_id, "k": p.k, "lines": p.lines()} for p in _ps]))'].join('\\n');
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  let out = '';
+  future.onIOPub = (m) => { if (m.header.msg_type === 'stream') out += m.content.text; };
+  await future.done;
+  return out;
+}"""
+
+# The model ids of the widgets that the cell holding `el` shows.
+JS_MODEL_IDS = """(el) => {
+  const cell = window.jupyterapp.shell.currentWidget.content.widgets.find((c) => c.node.contains(el));
+  return cell ? cell.model.outputs.toJSON().map((o) => (o.data || {})['application/vnd.jupyter.widget-view+json'])
+    .filter(Boolean).map((d) => d.model_id) : [];
 }"""
 
 
@@ -280,6 +334,80 @@ def check_player(page, nb: str, i: int, player, *, stem: str) -> list[str]:
         assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
     assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
     return [f"player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, played to {s3['k']} of {s0['kmax']}"]
+
+
+def _step_sends_only_k(page, player, click, what: str) -> dict:
+    """Click (a function), wait for the new frame, and check what went to the kernel meanwhile: at most one
+    message, a comm update of ``k`` alone (ipywidgets may hold a message back while the kernel is busy: then the
+    next step's message carries the newest k). Returns the state after."""
+    before = player.evaluate(JS_DRAWN)
+    page.evaluate(JS_COUNT_SENT)
+    click()
+    page.wait_for_function(f"([el, k]) => ({JS_DRAWN})(el).k !== k", arg=[player.element_handle(), before["k"]],
+                           timeout=WIDGET_TIMEOUT_MS, polling=10)
+    page.wait_for_timeout(150)  # what a step would send after its frame has had time to go
+    sent = page.evaluate(JS_SENT)
+    other = [m for m in sent if not (m["type"] == "comm_msg" and m["method"] == "update" and m["keys"] == ["k"])]
+    assert not other and len(sent) <= 1, f"{what}: a step sent the kernel {sent}, not one update of k"
+    return player.evaluate(JS_DRAWN)
+
+
+def check_browser_player(page, nb: str, i: int, player) -> list[str]:
+    """Step, Back, Play and Pause on the `i`-th browser player, counting the messages to the kernel; then the
+    kernel's k and words against the page's. The notes to keep."""
+    import json
+
+    where = f"{nb}: browser player {i}"
+    player.scroll_into_view_if_needed()
+    s0 = player.evaluate(JS_DRAWN)
+    assert s0["kmax"] > 0, f"{where}: the run has no update to step through (K = 0)"
+    assert s0["name"] and len(s0["name"]) > 15, f"{where}: the picture has no accessible name"
+    if s0["k"] > 0:
+        s0 = _step_sends_only_k(page, player, _button_any(player, "Reset").click, f"{where}: Reset")
+    s1 = _step_sends_only_k(page, player, _button_any(player, "Step").click, f"{where}: Step")
+    assert s1["k"] == s0["k"] + 1 and s1["svg"] != s0["svg"] and s1["readout"] != s0["readout"], (
+        f"{where}: Step moved k from {s0['k']} to {s1['k']} (picture changed: {s1['svg'] != s0['svg']}, "
+        f"words changed: {s1['readout'] != s0['readout']})"
+    )
+    assert s1["name"] != s0["name"], f"{where}: the picture's name did not follow the step"
+    s2 = _step_sends_only_k(page, player, _button_any(player, "Back").click, f"{where}: Back")
+    assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
+    assert s2["svg"] == s0["svg"], f"{where}: Back did not restore the same SVG"
+    assert s2["readout"] == s0["readout"] and s2["name"] == s0["name"], f"{where}: Back did not restore the words"
+    player.locator(".pp-picture").focus()
+    for key, want in (("ArrowRight", s0["k"] + 1), ("ArrowLeft", s0["k"])):
+        s = _step_sends_only_k(page, player, lambda k=key: page.keyboard.press(k), f"{where}: {key}")
+        assert s["k"] == want, f"{where}: {key} with the focus on the picture went to k = {s['k']}, not {want}"
+    # Play: the browser's timer steps; every message it sends is an update of k.
+    page.evaluate(JS_COUNT_SENT)
+    _button_any(player, "Play").click()
+    page.wait_for_function(f"([el, k]) => ({JS_DRAWN})(el).k >= k + 2", arg=[player.element_handle(), s0["k"]],
+                           timeout=PLAY_TIMEOUT_MS, polling=20)
+    if player.evaluate(JS_DRAWN)["playing"]:
+        _button_any(player, "Pause").click()
+    played = player.evaluate(JS_DRAWN)
+    page.wait_for_timeout(1200)  # two ticks at the default speed: nothing may happen after Pause
+    assert player.evaluate(JS_DRAWN)["k"] == played["k"], f"{where}: the picture kept stepping after Pause"
+    sent = page.evaluate(JS_SENT)
+    steps = played["k"] - s0["k"]
+    bad = [m for m in sent if not (m["type"] == "comm_msg" and m["keys"] == ["k"])]
+    assert not bad and len(sent) <= steps, f"{where}: playing {steps} steps sent the kernel {sent}"
+    # The kernel followed: its k is the page's, and its readout (the library's words) is the one shown.
+    ids = player.evaluate(JS_MODEL_IDS)
+    said = json.loads(page.evaluate(JS_KERNEL_SAYS).strip().splitlines()[-1])
+    mine = [p for p in said if p["model"] in ids]
+    assert len(mine) == 1, f"{where}: the kernel has {len(said)} browser players, {len(mine)} of them this one"
+    shown = player.evaluate(JS_DRAWN)
+    assert mine[0]["k"] == shown["k"], f"{where}: the kernel's k is {mine[0]['k']}, the page shows {shown['k']}"
+    assert shown["lines"] == mine[0]["lines"], (
+        f"{where}: the page shows {shown['lines']!r}, the library says {mine[0]['lines']!r}"
+    )
+    return [f"browser player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, keys, played {steps} steps with "
+            f"{len(sent)} messages (all k), kernel at k = {mine[0]['k']}"]
+
+
+def _button_any(player, name: str):
+    return player.locator("button").filter(has_text=re.compile(rf"^\s*{name}\s*$")).first
 
 
 def check_livefigure(page, nb: str, i: int, live) -> list[str]:

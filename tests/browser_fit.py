@@ -1,19 +1,23 @@
 """Players and live figures of a lesson, measured and driven by keys in JupyterLab (tests/test_browser.py
 runs these checks on each lesson in each style preset, ``notebook`` and ``lecture``, the kernel's ``COURSE_STYLE``).
 
-`check_fit`, for every ``.perceptron-stepthrough`` and ``.perceptron-livefigure`` (there is at least one):
+`check_fit`, for every ``.perceptron-stepthrough``, ``.perceptron-browserplayer`` (its picture is an SVG: its CSS
+size is the SVG's own width, its name the ``role="img"`` box's aria-label) and ``.perceptron-livefigure`` (there is
+at least one):
 
 * the picture is never shown larger than its CSS size (its frames have 2 pixels per CSS pixel, for a
   high-density screen), keeps its aspect ratio, and at 1440x900 with the file browser open is shown at
   0.9 of its CSS size or more;
-* no text of the widget (buttons, readout, key help) is smaller than 11 CSS px (notebook preset) or
-  18 px (lecture); the picture's own text is checked in ``test_frames.py``;
+* no text of the widget (buttons, readout, key help, and a browser player's SVG text at the scale it is shown)
+  is smaller than 11 CSS px (notebook preset) or 18 px (lecture); a PNG picture's own text is checked in
+  ``test_frames.py``;
 * picture, Step button and the readout's first line (and a run switch's buttons above them) fit in one
   view of the notebook, measured at 1440x900 with the file browser open and at 1280x720 (a projector)
   with it closed;
 * the picture has alt text, and every button has a name (text or aria-label).
 
-`check_keys`: with the pointer on a player's picture, → steps, ← steps back, End goes to the last update of
+`check_keys`: with the pointer on a player's picture (and on a browser player, with the picture focused
+and the pointer elsewhere), → steps, ← steps back, End goes to the last update of
 the run on show, Home to the start, space plays and pauses. `check_panel_picker`: each button of a player's
 panel picker shows another picture, no larger than its CSS size. `check_run_switch`: after a RunSwitch change
 End goes to the new run's last update (it once went to the previous run's).
@@ -35,9 +39,13 @@ LEAST_SCALE = 0.9  # at 1440x900 with the file browser open
 SMALLEST_TEXT_PX = {"notebook": 11.0, "lecture": 18.0}
 JS_TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 JS_PICTURES_READY = """() => { const imgs = [...document.querySelectorAll('.jp-Notebook img.widget-image')];
-  return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0)
+  const drawn = [...document.querySelectorAll('.jp-Notebook .perceptron-browserplayer')];
+  return imgs.length + drawn.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0)
+    && drawn.every((p) => !!p.querySelector('.pp-picture svg'))
     && !document.body.innerText.includes('Loading widget'); }"""
-WIDGETS = ".perceptron-stepthrough, .perceptron-livefigure"
+WIDGETS = ".perceptron-stepthrough, .perceptron-livefigure, .perceptron-browserplayer"
+#: The picture a player shows: a PNG (kernel-drawn players) or the browser player's SVG.
+PICTURE = "img.widget-image, .pp-picture"
 
 
 # ----------------------------------------------------------------------------- in-page measurements
@@ -46,33 +54,39 @@ WIDGETS = ".perceptron-stepthrough, .perceptron-livefigure"
 JS_MEASURE = """(el) => {
   const scroller = el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook');
   const view = scroller.getBoundingClientRect();
-  const img = el.querySelector('img.widget-image');
+  const svg = el.querySelector('.pp-picture svg');  // a browser player's picture
+  const img = el.querySelector('img.widget-image') || svg;
   const step = [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Step');
-  const head = el.querySelector('.perceptron-readout b') || el.querySelector('.widget-html-content');
+  const head = el.querySelector('.perceptron-readout b') || el.querySelector('.pp-readout b')
+               || el.querySelector('.widget-html-content');
   const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
                        return [r.top, r.bottom, r.left, r.right]; };
   const unnamed = [...el.querySelectorAll('button')].filter((b) => b.offsetParent !== null
       && !(b.textContent.trim() || b.getAttribute('aria-label') || b.getAttribute('title'))).length;
-  // the picture's CSS size is the px bound of its max-width (picture.picture_layout)
-  const css = img ? /([0-9.]+)px/.exec(img.style.maxWidth) : null;
+  // the picture's CSS size is the px bound of its max-width (picture.picture_layout), an SVG's its own width
+  const css = svg ? [0, svg.width.baseVal.value] : img ? /([0-9.]+)px/.exec(img.style.maxWidth) : null;
+  const shownBox = img ? img.getBoundingClientRect() : null;
+  const svgScale = svg ? shownBox.width / svg.viewBox.baseVal.width : 1;
   // the smallest text shown in the widget: every element with a text node of its own, on screen
   let smallest = Infinity, smallestText = '';
   for (const e of el.querySelectorAll('*')) {
     if (!e.offsetParent) continue;
     const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own) continue;
-    const px = parseFloat(getComputedStyle(e).fontSize);
+    const px = parseFloat(getComputedStyle(e).fontSize) * (svg && svg.contains(e) ? svgScale : 1);
     if (px < smallest) { smallest = px; smallestText = e.textContent.trim().slice(0, 40); }
   }
   const sw = el.closest('.perceptron-runswitch');
   return {view: [view.top, view.bottom], img: box(img), step: box(step), head: box(head),
           switch: sw ? box(sw.querySelector('.widget-toggle-buttons')) : null,
-          natural: img ? [img.naturalWidth, img.naturalHeight] : null, css: css ? Number(css[1]) : null,
-          shown: img ? [img.clientWidth, img.clientHeight] : null, alt: img ? (img.alt || img.title) : null, unnamed,
-          smallest, smallestText, dpr: window.devicePixelRatio};
+          natural: svg ? [svg.width.baseVal.value, svg.height.baseVal.value]
+                   : img ? [img.naturalWidth, img.naturalHeight] : null, css: css ? Number(css[1]) : null,
+          shown: shownBox ? [shownBox.width, shownBox.height] : null,
+          alt: svg ? svg.closest('[role=img]').getAttribute('aria-label') : img ? (img.alt || img.title) : null,
+          unnamed, smallest, smallestText, dpr: window.devicePixelRatio};
 }"""
 
-JS_K = """(el) => { const b = el.querySelector('.perceptron-k input');
+JS_K = """(el) => { const b = el.querySelector('.perceptron-k input, .pp-controls input[type=number]');
   if (b) return [Number(b.value), Number(b.max)];
   const h = el.querySelector(':scope > .widget-slider .noUi-handle');
   return h ? [Number(h.getAttribute('aria-valuenow')), Number(h.getAttribute('aria-valuemax'))] : null; }"""
@@ -132,8 +146,8 @@ def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> di
 
 
 def _press(page, el, key: str) -> None:
-    # ipyevents hears keys only while the pointer is over the picture
-    el.locator("img.widget-image").first.hover()
+    # ipyevents hears keys only while the pointer is over the picture (a browser player: or while it has the focus)
+    el.locator(PICTURE).first.hover()
     page.keyboard.press(key)
 
 
@@ -168,6 +182,15 @@ def check_keys(page, player, where: str) -> None:
     page.wait_for_function(f"(el) => !({JS_PLAYING})(el)", arg=player.element_handle(), timeout=5000)
     _press(page, player, "Home")
     _wait_k(page, player, "k[0] === 0", f"{where}: Home after play")
+    picture = player.locator(".pp-picture")
+    if picture.count():  # a browser player listens while its picture has the focus, the pointer elsewhere
+        page.mouse.move(1, 1)
+        picture.first.focus()
+        page.keyboard.press("ArrowRight")
+        _wait_k(page, player, "k[0] === 1", f"{where}: ArrowRight with the focus")
+        page.keyboard.press("Home")
+        _wait_k(page, player, "k[0] === 0", f"{where}: Home with the focus")
+        picture.first.evaluate("(e) => e.blur()")
 
 
 def check_run_switch(page, switch, where: str) -> list[str]:

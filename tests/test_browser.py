@@ -15,7 +15,9 @@ before Step, Back and Play.
 * the editor: click, Undo, Redo, drag, alt-click, keyboard, axe-core (tests/browser_editor.py), every lesson
   that makes a ``PointEditor``, in the presets of `EDITOR_PRESETS`;
 * Step, Back, Play on every player and the live figures' sliders (tests/browser_checks.py), in the
-  presets of `STEP_PRESETS`; when Back does not restore a picture both PNGs are saved (#34);
+  presets of `STEP_PRESETS`; on a browser player (``.perceptron-browserplayer``) also the keys with the focus,
+  the messages each step sends the kernel (one update of k, nothing else) and the kernel's k and words; when
+  Back does not restore a picture both PNGs are saved (#34);
 * no uncaught error in the page, and the notebook file left as it was (no autosave).
 
 A screenshot of each run in the notebook preset, and of each failed run, goes to ``tests/artifacts/browser/``
@@ -112,7 +114,7 @@ def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str) -> No
                 fit.check_fit(page, i, view, f"{where} [{view}] widget {i}", preset=preset, shot=shot)
     with found.check("window lab-1440x900"):
         fit.set_view(page, "lab-1440x900")
-    players = page.locator(".perceptron-stepthrough")
+    players = page.locator(".perceptron-stepthrough, .perceptron-browserplayer")
     for i in range(players.count()):
         with found.check(f"keys, player {i}"):
             fit.check_keys(page, players.nth(i), f"{where} player {i}")
@@ -130,6 +132,9 @@ def _step_back_play(page, found: Findings, where: str, stem: str, notes: list[st
     for i, player in enumerate(page.locator(".perceptron-stepthrough").all()):
         with found.check(f"Step, Back, Play, player {i}"):
             notes += bc.check_player(page, where, i, player, stem=stem)
+    for i, player in enumerate(page.locator(".perceptron-browserplayer").all()):
+        with found.check(f"Step, Back, Play, keys, kernel messages, browser player {i}"):
+            notes += bc.check_browser_player(page, where, i, player)
     for i, live in enumerate(page.locator(".perceptron-livefigure").all()):
         with found.check(f"live figure {i}"):
             notes += bc.check_livefigure(page, where, i, live)

@@ -5,6 +5,11 @@
 
 Python computes and sends the run once; the browser draws each frame and steps by itself
 (``front/player.js``), so a step costs no message to the kernel but the new ``k``.
+
+It displays as every player does (`recording.Shown`): the widget, a ``text/plain`` repr, a still PNG of the
+frame it shows first with its alt sentence (drawn once by matplotlib's `render.Scene`, for GitHub, nbviewer and
+the site), and with ``PERCEPTRON_COURSE_RECORD=1`` the self-contained recording of `StepThrough`. Its root
+element has the class ``perceptron-browserplayer``.
 """
 
 from __future__ import annotations
@@ -20,7 +25,11 @@ from ..core.frames import step_numbers
 from ..draw import style as _style
 from . import front
 from .panels.data import DataPanel
-from .readout import alt_text, state_lines
+from .picture import LECTURE_TEXT_PX
+from .readout import alt_text, plural, state_lines
+from .recording import NO_KERNEL_SUMMARY, ShownWidget
+from .render import DENSITY, Scene
+from .stepthrough import StepThrough
 
 __all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "run_trait"]
 
@@ -38,6 +47,8 @@ def _style_trait(s: _style.Style) -> dict:
     return {
         "name": s.name,
         "panel_px": PANEL_PX.get(s.name, PANEL_PX["lecture" if s.legend_size > 12 else "notebook"]),
+        # the least size of the widget's own text (buttons, box, key help), CSS px: `picture.text_for_preset`'s
+        "text_px": float(LECTURE_TEXT_PX) if s.name == "lecture" else 0.0,
         **{name: float(getattr(s, name)) for name in sizes},
         "colors": {"pos": _style.POS_COLOR, "neg": _style.NEG_COLOR, "boundary": _style.BOUNDARY_COLOR,
                    "prev": _style.PREV_BOUNDARY_COLOR, "w": _style.W_COLOR, "update": _style.UPDATE_COLOR,
@@ -96,7 +107,35 @@ def _interval(value) -> int:
     return int(value)
 
 
-class BrowserPlayer(anywidget.AnyWidget):
+class _Still:
+    """The run drawn by matplotlib (`render.Scene` of a `DataPanel`, as `StepThrough` draws it), made on the first
+    display only: the still a notebook keeps and the recording for pages without a kernel. It has the attributes
+    that `StepThrough.snapshot` and `StepThrough.to_html` read, and borrows those two methods (one code for both)."""
+
+    snapshot = StepThrough.snapshot
+    to_html = StepThrough.to_html
+
+    def __init__(self, run, X, y, *, k, style, interval_ms, readout, alt):
+        self._run, self._X, self._y, self._style = run, X, y, style
+        self._readout_fn, self._alt_fn, self.interval_ms = readout, alt, interval_ms
+        self._dpi = float(DENSITY * style.dpi)
+        self._scene = Scene([DataPanel()], run, X, y, style=style, dpi=self._dpi)
+        self.K, self.k = len(run.history) - 1, k
+        self._scene.draw(k)
+
+    def at(self, k) -> _Still:
+        """The drawing brought to step k (the same figure, drawn again); returns itself."""
+        if k != self.k:
+            self.k = k
+            self._scene.draw(k)
+        return self
+
+    @property
+    def alt(self) -> str:
+        return self._alt_fn(self._run, self._X, self._y, self.k)
+
+
+class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     """Step through a perceptron run in the browser: controls, the data panel drawn in SVG, and the readout.
 
     Parameters
@@ -126,13 +165,18 @@ class BrowserPlayer(anywidget.AnyWidget):
         ``eta``, ``update_on``, ``fit_bias``, ``method`` (`core.frames.step_numbers`); ``lines`` (K + 1
         lists of readout lines, the first the headline) and ``alt`` (K + 1 sentences: the picture's accessible
         name at step k); ``view`` (``xlim``, ``ylim``: the data panel's view); ``style`` (the preset's sizes in
-        points, ``panel_px``, ``colors``, ``markers``, ``labels``); ``crossed`` (the legend's word for a cross).
+        points, ``panel_px``, ``text_px`` (0: the page's own sizes), ``colors``, ``markers``, ``labels``);
+        ``crossed`` (the legend's word for a cross).
     ``k`` (int, both ways): the step shown. The browser draws a new step first, then sets ``k`` (one message
         per step, nothing else); a ``k`` set here is drawn when it arrives. Python refuses a ``k`` outside 0..K.
     ``interval_ms`` (int, both ways): the speed; the browser sets it when the student picks another.
 
     Nothing else goes either way: Play runs on the browser's timer, and the picture, the readout and the
     buttons at step k are a function of ``run`` and ``k`` alone.
+
+    Displayed (`recording.ShownWidget`), it gives the widget view, a ``text/plain`` repr, ``image/png``: the still of
+    step ``k`` as `StepThrough` draws it, with its alt sentence in the output's metadata, and with
+    ``PERCEPTRON_COURSE_RECORD=1`` ``text/html``: `StepThrough`'s self-contained recording of the run (`to_html`).
     """
 
     _esm = front.source(front.PLAYER_MODULES)
@@ -145,6 +189,50 @@ class BrowserPlayer(anywidget.AnyWidget):
         self._K = payload["K"]
         super().__init__(run=payload, interval_ms=_interval(interval_ms), k=k)
         self._style = _style.get(style)
+        self._source, self._still = (run, *check_X_y(X, y), readout, alt, self._style), None
+
+    def __repr__(self):
+        return f"<BrowserPlayer: {self.run['method']} run, {plural(self.K, 'update')}>"
+
+    # ------------------------------------------------------------------ what a notebook keeps (recording.Shown)
+    def _drawn(self) -> _Still:
+        """The matplotlib drawing of the run on show, at step k: made once per run, on the first display."""
+        if self._still is None:
+            run, X, y, readout, alt, style = self._source
+            self._still = _Still(run, X, y, k=self.k, style=style, interval_ms=self.interval_ms,
+                                 readout=readout, alt=alt)
+        return self._still.at(self.k)
+
+    def snapshot(self):
+        """(png, width, height, alt) of step k as `StepThrough` draws it, small, for a stored notebook."""
+        return self._drawn().snapshot()
+
+    def to_html(self, **kwargs):
+        """The run as `StepThrough`'s self-contained recording (its `to_html`: the same arguments)."""
+        still = self._drawn()
+        still.interval_ms = self.interval_ms
+        return still.to_html(**kwargs)
+
+    def recording(self) -> str:
+        return self.to_html().data
+
+    def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
+        """This player's recording folded under `summary` (`StepThrough.fallback`)."""
+        return StepThrough.fallback(self, summary, **to_html)
+
+    # ------------------------------------------------------------------ words
+    def lines(self, k=None) -> list:
+        """The readout at step k (default: the step shown) as plain-text lines, the headline first."""
+        return list(self.run["lines"][self.k if k is None else k])
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    @property
+    def alt(self) -> str:
+        """The picture's accessible name at the step shown (one sentence)."""
+        return self.run["alt"][self.k]
 
     @property
     def K(self) -> int:
@@ -172,11 +260,14 @@ class BrowserPlayer(anywidget.AnyWidget):
 
     def set_run(self, run, X, y, *, at=0, style=None, readout=state_lines, alt=alt_text) -> None:
         """Show another run (its data too): drawn in the browser from step `at` (clamped to 0..K)."""
-        payload = run_trait(run, X, y, style=self._style if style is None else style, readout=readout, alt=alt)
+        style = self._style if style is None else _style.get(style)
+        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt)
         with self.hold_sync():
             self.k = 0
             self.run = payload
             self._K = payload["K"]
+            self._source, self._still = (run, *check_X_y(X, y), readout, alt, style), None
+            self._style = style
             self.k = min(max(int(at), 0), self._K)
 
     @property

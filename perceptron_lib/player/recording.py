@@ -24,7 +24,8 @@ import html as _html
 import json
 import os
 
-__all__ = ["Shown", "AnimationHTML", "Folded", "fold", "recording_page", "RECORD_ENV", "NO_KERNEL_SUMMARY"]
+__all__ = ["Shown", "ShownWidget", "AnimationHTML", "Folded", "fold", "recording_page", "RECORD_ENV",
+           "NO_KERNEL_SUMMARY"]
 
 #: Environment variable that makes displayed players carry a ``text/html`` recording.
 RECORD_ENV = "PERCEPTRON_COURSE_RECORD"
@@ -162,3 +163,22 @@ def recording_page(frames, *, interval_ms=500, label="recorded run") -> str:
             f'{_html.escape(frames[0][2])}</div></div></div>'
             f'<script type="application/json">{safe}</script>'
             f'<script>{script}</script></div>')
+
+
+class ShownWidget(Shown):
+    """`Shown` for a widget that is its own view (the anywidget players): put it first in the bases, before the
+    widget class, whose own ``_repr_mimebundle_`` then gives the widget view of the bundle."""
+
+    @property
+    def widget(self):
+        return _OwnView(self)
+
+
+class _OwnView:
+    """The widget view of a `ShownWidget`: the bundle of the class after `Shown` in the widget's bases."""
+
+    def __init__(self, widget):
+        self._widget = widget
+
+    def _repr_mimebundle_(self, **kwargs):
+        return super(Shown, self._widget)._repr_mimebundle_(**kwargs)

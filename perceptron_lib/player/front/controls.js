@@ -19,7 +19,7 @@ export const SPEEDS = [
 /** The keys said under the controls (the picture listens only while it has the focus or the pointer). */
 export const KEY_HELP =
   "Keys, with the picture focused or the pointer on it: ← → step, Home / End go to the ends, space plays and " +
-  "pauses. Tab and Escape leave the picture.";
+  "pauses. Tab moves on, and every other key is left to the page.";
 
 /** The player's look; every rule is under the root class, so nothing outside the widget changes. */
 export const CSS = `
@@ -42,6 +42,7 @@ export const CSS = `
   font-variant-numeric: tabular-nums; }
 .perceptron-browserplayer .pp-readout p { margin: 0; }
 .perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
+.perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp) { font-size: var(--pp-text); }
 `;
 
 /**

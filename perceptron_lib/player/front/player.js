@@ -88,6 +88,11 @@ export function mountPlayer(model, el) {
   const body = htmlEl(doc, "div", { class: "pp-body" });
   body.append(figure, readout);
   const root = htmlEl(doc, "div", { class: "perceptron-browserplayer", id });
+  if (spec.style.text_px > 0) {
+    // the lecture preset: no text of the widget's own under text_px, read from the back of a room
+    root.classList.add("pp-large");
+    root.style.setProperty("--pp-text", `${spec.style.text_px}px`);
+  }
   root.append(
     htmlEl(doc, "style", {}, CSS),
     controls.row,
