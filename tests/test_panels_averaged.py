@@ -72,3 +72,14 @@ def test_the_panel_and_the_strip_call_the_line_at_step_k_the_current_line(case):
     curve = next(line for line in ax2.get_lines() if line.get_label() == "current line")
     assert curve.get_color() == last.get_color() and curve.get_linestyle() == last.get_linestyle()
     plt.close(fig)
+
+
+def test_curves_panel_ylim(case):
+    ar, X, y = case
+    fig, ax = plt.subplots()
+    n = ar.run.mistakes + 1
+    CurvesPanel({"a": np.linspace(-5, 1, n)}, ylim=(-0.1, 0.2)).draw(ax, ar.run, X, y)
+    assert ax.get_ylim() == (-0.1, 0.2)
+    with pytest.raises(ValueError, match="ylim"):
+        CurvesPanel({"a": np.zeros(n)}, ylim=(1, 0))
+    plt.close(fig)

@@ -34,7 +34,8 @@ from .perceptron import UPDATE_RULES, is_mistake, scores, step
 from .runs import History, Run
 from .training import ORDERS, check_margin
 
-__all__ = ["AveragedRun", "Pocket", "fit_averaged", "pocket", "voted_predict"]
+__all__ = ["AveragedRun", "Pocket", "StepErrors", "fit_averaged", "pocket", "step_errors", "vote_counts_at",
+           "voted_predict"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -304,3 +305,103 @@ def pocket(run: Run, X, y) -> Pocket:
         errs[lo : lo + 256] = is_mistake(s, y, run.update_on).sum(axis=1)
     k = int(np.argmin(errs))  # the first minimum: strict improvement only
     return Pocket(k=k, w=h.w[k].copy(), b=float(h.b[k]), errors=int(errs[k]), errors_per_state=errs, evaluations=len(h))
+
+
+def vote_counts_at(averaged: AveragedRun, k: int) -> np.ndarray:
+    """The vote's weights just after update k: how many of the examples 1..t_k each state 0..k was current after.
+
+    States before k have their full survival; state k counts once (the example of its own update). So the
+    weights add up to t_k, and the vote of states 0..k with them is the voted perceptron as it stood just after
+    update k, as `AveragedRun.averages` row k is the averaged line then. At k = 0 (no example seen) the start
+    votes alone, with weight 1.
+
+    Examples
+    --------
+    >>> ar = fit_averaged([[2, 1], [-1, -2], [1, -2]], [1, -1, -1], epochs=2)
+    >>> ar.t.tolist(), [vote_counts_at(ar, k).tolist() for k in range(ar.run.mistakes + 1)]
+    ([1, 3], [[1], [0, 1], [0, 2, 1]])
+    """
+    K = len(averaged.t)
+    if not isinstance(k, (int, np.integer)) or not 0 <= int(k) <= K:
+        raise ValueError(f"k must be a whole number from 0 to {K} (the run's updates); got {k!r}.")
+    k = int(k)
+    if k == 0:
+        return np.ones(1, dtype=np.int64)
+    full = np.diff(np.concatenate([[1], averaged.t[:k]]))  # states 0..k-1: examples before the next update
+    return np.append(full, 1).astype(np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class StepErrors:
+    """The training errors of the four answers of lesson 06 as they stood just after each update k = 0..K.
+
+    Attributes
+    ----------
+    current, averaged, pocket, vote : ndarray of int, shape (K + 1,)
+        Training errors of the current line (state k), the averaged line (`AveragedRun.averages` row k),
+        the pocket among states 0..k, and the vote of states 0..k weighted by `vote_counts_at`.
+    pocket_k : ndarray of int, shape (K + 1,)
+        The state in the pocket just after update k (the first of the fewest errors among 0..k).
+    n : int
+        The number of points counted on.
+    """
+
+    current: np.ndarray = field(repr=False)
+    averaged: np.ndarray = field(repr=False)
+    pocket: np.ndarray = field(repr=False)
+    vote: np.ndarray = field(repr=False)
+    pocket_k: np.ndarray = field(repr=False)
+    n: int
+
+    def __post_init__(self):
+        for name in ("current", "averaged", "pocket", "vote", "pocket_k"):
+            read_only(getattr(self, name))
+
+    def at(self, k: int) -> dict:
+        """``{"current": .., "averaged": .., "pocket": .., "vote": ..}`` just after update k, as ints."""
+        return {name: int(getattr(self, name)[k]) for name in ("current", "averaged", "pocket", "vote")}
+
+
+def step_errors(averaged: AveragedRun, X, y) -> StepErrors:
+    """Training errors of the current, averaged, pocket and voted answers just after each update, exact counts.
+
+    One rule decides an error for all four: the run's own mistake test at threshold 0
+    (`perceptron.is_mistake` with its `update_on`, as `pocket` counts), applied to each answer's score.
+    The averaged line's score after update k is ``(sum_j c_j s_j(x)) / t_k`` with the weights of
+    `vote_counts_at` and ``s_j`` the score of state j; its sign is that of the weighted sum, which is
+    counted instead (no division: on data with short binary coordinates, such as multiples of 1/16,
+    every term and sum is exact). The vote is the exception: it is a predictor of labels, not a
+    score, so its error is a label of `voted_predict` (each sgn(0) = -1, a tied vote -1) other than y.
+    A point with a score of exactly 0 is thus an error of a line of either class but only a +1
+    point's error for a one-state vote. Cost: the scores of every state on every point, (K + 1) x n.
+
+    Examples
+    --------
+    >>> X, y = [[1.0], [2.0], [-1.0], [1.5]], [1, 1, -1, -1]
+    >>> se = step_errors(fit_averaged(X, y, epochs=2), X, y)
+    >>> se.current.tolist(), se.averaged.tolist(), se.pocket_k.tolist(), se.vote.tolist()
+    ([4, 2, 1, 2, 1, 2], [4, 2, 1, 1, 1, 1], [0, 1, 2, 2, 2, 2], [2, 1, 1, 1, 1, 1])
+    """
+    X, y = check_X_y(X, y)
+    run = averaged.run
+    h = run.history
+    if X.shape[1] != h.w.shape[1]:
+        raise ValueError(f"X must have {h.w.shape[1]} features like the run's data; got {X.shape[1]}.")
+    if run.n_samples and run.n_samples != len(y):
+        raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(y)} rows: pass its data.")
+    S = scores(h.w, h.b, X)  # (K + 1, n), exact at 0
+    current = is_mistake(S, y, run.update_on).sum(axis=1)
+    K = len(h) - 1
+    full = np.diff(np.concatenate([[1], averaged.t])).astype(float)  # state j's weight once j + 1 exists
+    signs = np.where(S > 0, 1.0, -1.0)
+    # weighted sums over states 0..k-1 (full weights) plus state k once: row k of an exclusive cumulative sum
+    before_s = np.vstack([np.zeros((1, S.shape[1])), np.cumsum(full[:, None] * S[:-1], axis=0)])
+    before_v = np.vstack([np.zeros((1, S.shape[1])), np.cumsum(full[:, None] * signs[:-1], axis=0)])
+    averaged_err = is_mistake(before_s + S, y, run.update_on).sum(axis=1)
+    vote_err = (np.where(before_v + signs > 0, 1.0, -1.0) != y).sum(axis=1)  # whole numbers: exact
+    best = np.zeros(K + 1, dtype=np.int64)  # the first of the fewest errors among states 0..k
+    for k in range(1, K + 1):
+        best[k] = k if current[k] < current[best[k - 1]] else best[k - 1]
+    return StepErrors(current=current.astype(np.int64), averaged=averaged_err.astype(np.int64),
+                      pocket=current[best].astype(np.int64), vote=vote_err.astype(np.int64), pocket_k=best,
+                      n=len(y))

@@ -114,6 +114,8 @@ def no_boundary(k: int, b) -> str:
 def end_text(run) -> str:
     """How the run ended, in one sentence."""
     test = TESTS.get(run.update_on, "the update test")
+    if getattr(run, "margin", 0.0) > 0:  # the margin perceptron's test (lesson 06)
+        test = test.replace("0", num(run.margin)) if run.update_on != "sign" else "the update test"
     passes = _passes(run)
     if run.converged:
         if run.pass_name == "round":

@@ -1,8 +1,13 @@
-"""Lesson 06's panels: the averaged line beside the current one, and curves along a run.
+"""Lesson 06's panels: the averaged line beside the current one, curves along a run, and the four answers on
+the student's own points.
 
     from perceptron_lib.player.panels.averaged import AveragedLinePanel, CurvesPanel
     curves = CurvesPanel({"current line": e1, "averaged line": e2})
     player = StepThrough(ar.run, X, y, panels=[AveragedLinePanel(ar), curves])
+
+    fit = AnswersFit(epochs=10)                      # the editor's fit: fit_averaged, and the counts of step_errors
+    player = StepThrough(fit(X, y), X, y, panels=[AnswersPanel(fit)], readout=fit.readout)
+    editor = PointEditor(player, fit=fit)
 
 Both follow the player's panel protocol (`perceptron_lib.player.stepthrough`): ``draw(ax, run, X, y)`` once per
 scene returns the moving artists, ``update(k)`` moves them to state k. They draw numbers computed
@@ -12,15 +17,23 @@ elsewhere (`perceptron_lib.core.averaged`); they compute nothing themselves but 
 from __future__ import annotations
 
 import numpy as np
+from contourpy import contour_generator  # matplotlib's own contouring (a dependency of matplotlib)
 from matplotlib.lines import Line2D
 
+from ...core.averaged import fit_averaged, step_errors, vote_counts_at, voted_predict
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from ..readout import state_lines
 
-__all__ = ["AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR"]
+__all__ = ["AnswersFit", "AnswersPanel", "AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR",
+           "POCKET_COLOR", "VOTE_COLOR", "show_points"]
 
 AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blue: blue is class -1)
 LAST_COLOR = _style.OKABE_ITO["black"]  #: the current line (state k), as the data panel draws it
+POCKET_COLOR = _style.OKABE_ITO["reddish_purple"]  #: the pocket's line (3.6:1 on white)
+VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3.3:1 on white)
+#: grid points per side on which the vote's boundary is traced (the vote is not a line)
+VOTE_GRID = 121
 # each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey
 _CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
                  _style.PREV_BOUNDARY_COLOR)
@@ -28,6 +41,16 @@ _CURVE_DASHES = ("-", "--", "-.", ":")
 #: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
 #: panels of one player read alike (lesson 06)
 _LINE_LOOKS = {"current line": (LAST_COLOR, (0, (4, 3))), "averaged line": (AVERAGED_COLOR, "-")}
+
+
+def show_points(ax, X, y, *, pad: float) -> None:
+    """The points on equal axes that cover them, with `pad` of their range on each side (a panel's static part)."""
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    ax.set_xlim(lo[0] - pad * span[0], hi[0] + pad * span[0])
+    ax.set_ylim(lo[1] - pad * span[1], hi[1] + pad * span[1])
+    ax.set_aspect("equal", adjustable="box")
+    _plot.draw_points(ax, X, y, legend=False)
 
 
 class AveragedLinePanel:
@@ -63,12 +86,7 @@ class AveragedLinePanel:
                 f"{len(run.history)}; pass averaged.run to the player."
             )
         self.run = run
-        lo, hi = X.min(axis=0), X.max(axis=0)
-        span = np.maximum(hi - lo, 1e-9)
-        ax.set_xlim(lo[0] - self.pad * span[0], hi[0] + self.pad * span[0])
-        ax.set_ylim(lo[1] - self.pad * span[1], hi[1] + self.pad * span[1])
-        ax.set_aspect("equal", adjustable="box")
-        _plot.draw_points(ax, X, y, legend=False)
+        show_points(ax, X, y, pad=self.pad)
         self.last = _plot.draw_boundary(ax, run.history.w[0], run.history.b[0], color=LAST_COLOR,
                                         linewidth=s.line_width * 0.6, linestyle=(0, (4, 3)), label="current line")
         self.avg = _plot.draw_boundary(ax, self.W[0], self.B[0], color=AVERAGED_COLOR, linewidth=s.line_width * 1.2,
@@ -106,14 +124,19 @@ class CurvesPanel:
     curves : dict of label -> array of length K + 1
     ylabel : str
     title : str, optional
+    ylim : (float, float), optional
+        The vertical range (default: the curves'); a value outside it is shown by the readout only.
     """
 
     projection = None
     wide = True  # a curve along the run: in a player of three panels, a full-width row of its own
 
-    def __init__(self, curves: dict, *, ylabel: str = "test error", title: str | None = None):
+    def __init__(self, curves: dict, *, ylabel: str = "test error", title: str | None = None, ylim=None):
         if not curves:
             raise ValueError("CurvesPanel needs at least one curve: {label: values}.")
+        if ylim is not None and not (len(ylim) == 2 and float(ylim[0]) < float(ylim[1])):
+            raise ValueError(f"ylim must be (low, high) with low < high; got {ylim!r}.")
+        self.ylim = None if ylim is None else (float(ylim[0]), float(ylim[1]))
         self.curves = {str(k): np.asarray(v, dtype=float).ravel() for k, v in curves.items()}
         self.ylabel = ylabel
         self.title = title
@@ -143,6 +166,8 @@ class CurvesPanel:
         ax.set_xlim(-0.05 * max(n - 1, 1), (n - 1) * 1.05 + 0.5)  # room for the cursor's dots at either end
         ax.set_xlabel("update k")
         ax.set_ylabel(self.ylabel)
+        if self.ylim is not None:
+            ax.set_ylim(*self.ylim)
         # beside the axes, not on them: a legend inside would cover the curves somewhere along the run
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=s.legend_size,
                   frameon=False)
@@ -156,3 +181,133 @@ class CurvesPanel:
         for dot, v in self.dots:
             dot.set_data([k], [v[k]])
         return [self.cursor] + [d for d, _ in self.dots]
+
+
+class AnswersFit:
+    """The fit for a `PointEditor` on noisy points: `fit_averaged`, and what `AnswersPanel` and `readout` show.
+
+    ``fit(X, y)`` returns the run (the editor's contract) and keeps, for the latest run only, its
+    `AveragedRun` and its `step_errors` (exact counts from `perceptron_lib.core.averaged`).
+
+    Parameters
+    ----------
+    epochs : int
+        Passes of each run (cyclic order, from w = 0, b = 0, test <= 0, eta = 1: the lesson's).
+    """
+
+    def __init__(self, *, epochs: int = 10):
+        self.epochs = int(epochs)
+        self.latest = None
+
+    def __call__(self, X, y):
+        ar = fit_averaged(X, y, epochs=self.epochs)
+        self.latest = (ar, step_errors(ar, X, y))
+        return ar.run
+
+    def answers(self, run):
+        """(AveragedRun, StepErrors) of `run` if it is the latest fitted, else None (no points: the editor's
+        empty run)."""
+        if self.latest is None or self.latest[0].run is not run:
+            return None
+        return self.latest
+
+    def readout(self, run, X, y, k) -> list:
+        """The player's readout (`state_lines`) and a line with the four answers' training errors at update k."""
+        lines = state_lines(run, X, y, k)
+        got = self.answers(run)
+        if got is None:
+            return lines
+        k = min(max(int(k), 0), len(run.history) - 1)
+        e, pk = got[1].at(k), int(got[1].pocket_k[k])
+        when = "at the start" if k == 0 else f"after update {k}"
+        lines.insert(1, f"Training errors of the {len(y)} points {when}: current line {e['current']}, "
+                        f"averaged line {e['averaged']}, pocket (state {pk}) {e['pocket']}, vote {e['vote']}.")
+        return lines
+
+
+class AnswersPanel:
+    """The points with the four answers as they stood just after update k: the current line (dashed), the
+    averaged line (solid), the pocket's line (dash-dotted) and the vote's boundary (dotted, traced on a grid).
+
+    Its numbers come from an `AnswersFit` (the run's `AveragedRun`: `averages`, the pocket of `step_errors`,
+    `vote_counts_at` with `voted_predict`); a run the fit did not make (no points) shows the points only.
+
+    Parameters
+    ----------
+    fit : AnswersFit
+    pad : float
+        Margin around the data, as a share of their range.
+    """
+
+    name = "four answers"
+    projection = None
+
+    def __init__(self, fit: AnswersFit, *, pad: float = 0.12):
+        self.fit = fit
+        self.pad = float(pad)
+        self.redraw = False
+
+    def _view(self, X):
+        if len(X) == 0:
+            return (-1.0, 1.0), (-1.0, 1.0)
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        span = np.maximum(hi - lo, 0.25 * max(float(np.max(hi - lo)), 1e-9))
+        mid = (lo + hi) / 2
+        return tuple((mid[j] - span[j] * (0.5 + self.pad), mid[j] + span[j] * (0.5 + self.pad)) for j in (0, 1))
+
+    def draw(self, ax, run, X, y):
+        s = _style.current()
+        X = np.asarray(X, dtype=float)
+        xl, yl = self._view(X)
+        ax.set_xlim(*xl)
+        ax.set_ylim(*yl)
+        ax.set_aspect("equal", adjustable="box")
+        if len(y):
+            _plot.draw_points(ax, X, y, legend=False)
+        got = self.fit.answers(run)
+        self.run, self.W, self.B, self.pk = run, None, None, None
+        looks = [("current line", LAST_COLOR, (0, (4, 3)), 0.7), ("averaged", AVERAGED_COLOR, "-", 1.2),
+                 ("pocket", POCKET_COLOR, "-.", 1.0), ("vote", VOTE_COLOR, ":", 1.3)]
+        self.lines = [Line2D([], [], color=c, linestyle=d, linewidth=s.line_width * f, label=name, zorder=3)
+                      for name, c, d, f in looks]
+        for line in self.lines:
+            ax.add_artist(line)
+        if got is not None:
+            self.ar, self.errors = got
+            self.W, self.B = self.ar.averages()
+            g = np.linspace(0.0, 1.0, VOTE_GRID)
+            self.gx, self.gy = xl[0] + g * (xl[1] - xl[0]), yl[0] + g * (yl[1] - yl[0])
+            gx, gy = np.meshgrid(self.gx, self.gy)
+            self.grid = np.c_[gx.ravel(), gy.ravel()]
+        big = s.title_size > 16
+        ax.set_title("four answers after update k" if not big else "four answers\nafter update k")
+        if big and _plot.shares_row(ax):
+            _plot.picture_legend(ax, self.lines, style=s)
+        else:
+            ax.legend(handles=self.lines, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=4, handlelength=1.6,
+                      handletextpad=0.5, columnspacing=1.0, fontsize=s.legend_size, frameon=False)
+        self.update(0)
+        return list(self.lines)
+
+    def vote_boundary(self, k) -> np.ndarray:
+        """Points (m, 2) of the vote's boundary just after update k, pieces separated by rows of NaN."""
+        h = self.run.history
+        counts = vote_counts_at(self.ar, k)
+        labels = voted_predict(h.w[: k + 1], h.b[: k + 1], counts, self.grid).reshape(len(self.gy), len(self.gx))
+        pieces = contour_generator(self.gx, self.gy, labels.astype(float)).lines(0.0)
+        if not pieces:
+            return np.empty((0, 2))
+        return np.vstack([np.vstack([p, [np.nan, np.nan]]) for p in pieces])[:-1]
+
+    def update(self, k):
+        current, avg, pocket_line, vote = self.lines
+        if self.W is None:
+            return list(self.lines)
+        h = self.run.history
+        _plot.update_boundary(current, h.w[k], h.b[k])
+        _plot.update_boundary(avg, self.W[k], self.B[k])
+        j = int(self.errors.pocket_k[k])
+        _plot.update_boundary(pocket_line, h.w[j], h.b[j])
+        pts = self.vote_boundary(k)
+        vote.set_data(pts[:, 0], pts[:, 1])
+        return list(self.lines)
