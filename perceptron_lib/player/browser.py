@@ -27,9 +27,8 @@ from . import front
 from .panels.data import DataPanel
 from .picture import LECTURE_TEXT_PX
 from .readout import alt_text, plural, state_lines
-from .recording import NO_KERNEL_SUMMARY, ShownWidget
+from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold, scene_recording, scene_still
 from .render import DENSITY, Scene
-from .stepthrough import StepThrough
 
 __all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "run_trait"]
 
@@ -109,30 +108,33 @@ def _interval(value) -> int:
 
 class _Still:
     """The run drawn by matplotlib (`render.Scene` of a `DataPanel`, as `StepThrough` draws it), made on the first
-    display only: the still a notebook keeps and the recording for pages without a kernel. It has the attributes
-    that `StepThrough.snapshot` and `StepThrough.to_html` read, and borrows those two methods (one code for both)."""
+    display only: the still a notebook keeps and the recording for pages without a kernel (`recording.scene_still`
+    and `recording.scene_recording`, as `StepThrough` makes them)."""
 
-    snapshot = StepThrough.snapshot
-    to_html = StepThrough.to_html
-
-    def __init__(self, run, X, y, *, k, style, interval_ms, readout, alt):
-        self._run, self._X, self._y, self._style = run, X, y, style
-        self._readout_fn, self._alt_fn, self.interval_ms = readout, alt, interval_ms
-        self._dpi = float(DENSITY * style.dpi)
-        self._scene = Scene([DataPanel()], run, X, y, style=style, dpi=self._dpi)
+    def __init__(self, run, X, y, *, k, style, readout, alt):
+        self.run, self.X, self.y, self.style, self.readout, self.alt_fn = run, X, y, style, readout, alt
+        self.dpi = float(DENSITY * style.dpi)
+        self.scene = Scene([DataPanel()], run, X, y, style=style, dpi=self.dpi)
         self.K, self.k = len(run.history) - 1, k
-        self._scene.draw(k)
+        self.scene.draw(k)
 
     def at(self, k) -> _Still:
         """The drawing brought to step k (the same figure, drawn again); returns itself."""
         if k != self.k:
             self.k = k
-            self._scene.draw(k)
+            self.scene.draw(k)
         return self
 
-    @property
-    def alt(self) -> str:
-        return self._alt_fn(self._run, self._X, self._y, self.k)
+    def words(self, k) -> tuple:
+        """(alt sentence, readout text) at step k."""
+        return self.alt_fn(self.run, self.X, self.y, k), "\n".join(self.readout(self.run, self.X, self.y, k))
+
+    def snapshot(self):
+        return scene_still(self.scene, self.style, self.words(self.k)[0])
+
+    def to_html(self, *, interval_ms, max_frames=40, dpi=72, max_bytes=2_000_000):
+        return scene_recording(self.scene, self.K, self.words, back_to=self.k, dpi=dpi, scene_dpi=self.dpi,
+                               interval_ms=interval_ms, max_frames=max_frames, max_bytes=max_bytes)
 
 
 class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
@@ -199,26 +201,24 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         """The matplotlib drawing of the run on show, at step k: made once per run, on the first display."""
         if self._still is None:
             run, X, y, readout, alt, style = self._source
-            self._still = _Still(run, X, y, k=self.k, style=style, interval_ms=self.interval_ms,
-                                 readout=readout, alt=alt)
+            self._still = _Still(run, X, y, k=self.k, style=style, readout=readout, alt=alt)
         return self._still.at(self.k)
 
     def snapshot(self):
         """(png, width, height, alt) of step k as `StepThrough` draws it, small, for a stored notebook."""
         return self._drawn().snapshot()
 
-    def to_html(self, **kwargs):
-        """The run as `StepThrough`'s self-contained recording (its `to_html`: the same arguments)."""
-        still = self._drawn()
-        still.interval_ms = self.interval_ms
-        return still.to_html(**kwargs)
+    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
+        """The run as a self-contained recording, as `StepThrough.to_html` makes it (the same arguments)."""
+        return self._drawn().to_html(interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames, dpi=dpi,
+                                     max_bytes=max_bytes)
 
     def recording(self) -> str:
         return self.to_html().data
 
     def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
-        """This player's recording folded under `summary` (`StepThrough.fallback`)."""
-        return StepThrough.fallback(self, summary, **to_html)
+        """This player's recording folded under `summary` (as `StepThrough.fallback`)."""
+        return fold(summary, self.to_html(**to_html))
 
     # ------------------------------------------------------------------ words
     def lines(self, k=None) -> list:

@@ -24,8 +24,8 @@ import html as _html
 import json
 import os
 
-__all__ = ["Shown", "ShownWidget", "AnimationHTML", "Folded", "fold", "recording_page", "RECORD_ENV",
-           "NO_KERNEL_SUMMARY"]
+__all__ = ["Shown", "ShownWidget", "AnimationHTML", "Folded", "fold", "recording_page", "scene_still",
+           "scene_recording", "RECORD_ENV", "NO_KERNEL_SUMMARY"]
 
 #: Environment variable that makes displayed players carry a ``text/html`` recording.
 RECORD_ENV = "PERCEPTRON_COURSE_RECORD"
@@ -182,3 +182,52 @@ class _OwnView:
 
     def _repr_mimebundle_(self, **kwargs):
         return super(Shown, self._widget)._repr_mimebundle_(**kwargs)
+
+
+def scene_still(scene, style, alt: str) -> tuple:
+    """(png, width, height, alt) of a `render.Scene` as it stands, small (palette PNG at its CSS size), for a
+    stored notebook: what `Shown` puts in the ``image/png`` output."""
+    from .render import css_size, small_png
+
+    w, h = css_size(scene.fig, style)
+    rgba = scene.rgba()
+    return small_png(rgba, scale=w / rgba.shape[1]), w, h, alt
+
+
+def scene_recording(scene, K: int, words, *, back_to: int, dpi: float, scene_dpi: float, interval_ms: int,
+                    max_frames: int = 40, max_bytes: int = 2_000_000) -> AnimationHTML:
+    """A run drawn by `scene` as a self-contained recording (`recording_page`).
+
+    ``words(k) -> (alt, readout_text)`` gives each frame's words. At most `max_frames` frames evenly subsampled
+    over 0..K (both ends), drawn by the scene (at `scene_dpi`) and scaled to `dpi`; fewer if needed to stay under
+    `max_bytes`.
+    The scene is drawn at step `back_to` afterwards (the picture on show is unchanged).
+    """
+    import base64
+
+    import numpy as np
+
+    from .render import small_png
+
+    cache, scale = {}, float(dpi) / float(scene_dpi)
+
+    def frame(k):
+        if k not in cache:
+            scene.draw(k)
+            png = base64.b64encode(small_png(scene.rgba(), scale=scale)).decode("ascii")
+            cache[k] = (png, *words(k))
+        return cache[k]
+
+    def pick(m):
+        return sorted(set(np.linspace(0, K, num=max(2, min(m, K + 1))).round().astype(int).tolist()))
+
+    try:
+        per = max(len(frame(0)[0]), len(frame(K)[0])) + 600
+        frames = pick(min(max(2, int(max_frames)), max(2, int(0.95 * (max_bytes - 8000) / per))))
+        page = recording_page([frame(k) for k in frames], interval_ms=interval_ms)
+        while len(frames) > 2 and len(page.encode()) > max_bytes:
+            frames = pick(len(frames) - 1)
+            page = recording_page([frame(k) for k in frames], interval_ms=interval_ms)
+    finally:
+        scene.draw(back_to)
+    return AnimationHTML(page, frames, dpi)

@@ -62,8 +62,8 @@ from ..draw import style as _style
 from .panels.data import DataPanel
 from .picture import Picture, picture_layout, text_for_preset
 from .readout import alt_text, plural, readout_html, state_lines
-from .recording import NO_KERNEL_SUMMARY, AnimationHTML, Shown, fold, recording_page
-from .render import DENSITY, Scene, css_size, panel_name, panels_at_once, small_png
+from .recording import NO_KERNEL_SUMMARY, AnimationHTML, Shown, fold, scene_recording, scene_still
+from .render import DENSITY, Scene, css_size, panel_name, panels_at_once
 
 __all__ = ["StepThrough", "SPEEDS", "KEY_HELP", "PLAYER_KEYS"]
 
@@ -209,8 +209,7 @@ class StepThrough(Shown):
 
     def snapshot(self):
         """(png, width, height, alt) of the current picture, small, for a stored notebook."""
-        w, h = css_size(self._scene.fig, self._style)
-        return small_png(self._scene.rgba(), scale=w / self._scene.rgba().shape[1]), w, h, self.alt
+        return scene_still(self._scene, self._style, self.alt)
 
     def recording(self) -> str:
         return self.to_html().data
@@ -528,40 +527,19 @@ class StepThrough(Shown):
 
     # ------------------------------------------------------------------ recording
     def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None) -> AnimationHTML:
-        """The run as a self-contained recording (`perceptron_lib.player.recording.recording_page`).
+        """The run as a self-contained recording (`perceptron_lib.player.recording.scene_recording`).
 
         At most `max_frames` frames evenly subsampled over 0..K (both ends), drawn by the scene on
         show and scaled to `dpi`; fewer if needed to stay under `max_bytes`. The player's own
         picture is unchanged afterwards.
         """
-        import base64
+        def words(k):
+            run, X, y = self._run, self._X, self._y
+            return self._alt_fn(run, X, y, k), "\n".join(self._readout_fn(run, X, y, k))
 
-        K, scene = self.K, self._scene
-        scale = float(dpi) / self._dpi
-        interval = int(interval_ms or self.interval_ms)
-        cache = {}
-
-        def frame(k):
-            if k not in cache:
-                scene.draw(k)
-                png = base64.b64encode(small_png(scene.rgba(), scale=scale)).decode("ascii")
-                lines = self._readout_fn(self._run, self._X, self._y, k)
-                cache[k] = (png, self._alt_fn(self._run, self._X, self._y, k), "\n".join(lines))
-            return cache[k]
-
-        def pick(m):
-            return sorted(set(np.linspace(0, K, num=max(2, min(m, K + 1))).round().astype(int).tolist()))
-
-        try:
-            per = max(len(frame(0)[0]), len(frame(K)[0])) + 600
-            frames = pick(min(max(2, int(max_frames)), max(2, int(0.95 * (max_bytes - 8000) / per))))
-            page = recording_page([frame(k) for k in frames], interval_ms=interval)
-            while len(frames) > 2 and len(page.encode()) > max_bytes:
-                frames = pick(len(frames) - 1)
-                page = recording_page([frame(k) for k in frames], interval_ms=interval)
-        finally:
-            scene.draw(self.k)
-        return AnimationHTML(page, frames, dpi)
+        return scene_recording(self._scene, self.K, words, back_to=self.k, dpi=dpi, scene_dpi=self._dpi,
+                               interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames,
+                               max_bytes=max_bytes)
 
     def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
         """This player's recording folded under `summary`."""
