@@ -165,11 +165,12 @@ def course_progress(folder=".") -> list[tuple[Exercise, str]]:
 
 
 def progress_table(rows: list[tuple[Exercise, str]]) -> str:
-    """The rows as plain text: one line per lesson, each exercise with its mark, and a count."""
+    """The rows as plain text: one line per lesson, each exercise (its number in the lesson) with its mark, and a
+    count. The lesson names the row, so an exercise shows by its own number (the checks say "01.2" and "3.1")."""
     marks = {"not attempted": "·", "attempted": "~", "correct": "✓"}
     lines, lessons = [], {}
     for ex, status in rows:
-        lessons.setdefault(ex.lesson, []).append(f"{ex.id} {marks[status]}")
+        lessons.setdefault(ex.lesson, []).append(f"{ex.id.rsplit('.', 1)[-1]} {marks[status]}")
     for lesson, items in lessons.items():
         lines.append(f"{lesson[:-len('.ipynb')]:<26} " + "  ".join(items))
     done = sum(s == "correct" for _, s in rows)
