@@ -126,6 +126,13 @@ def check_click_undo(page, editor, where: str) -> dict:
     return s0
 
 
+def _at_same_picture_spot(editor, box_then: dict, xy: tuple) -> tuple:
+    """Page coordinates now of the spot of the picture that was at `xy` when the picture's box was `box_then`."""
+    box = editor.locator("img.widget-image").first.bounding_box()
+    fx, fy = (xy[0] - box_then["x"]) / box_then["width"], (xy[1] - box_then["y"]) / box_then["height"]
+    return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+
+
 def check_drag_alt_click(page, editor, where: str) -> None:
     """A real drag moves a point (pressed on its centre, released on another empty spot); alt-click on it
     removes it. The point is one placed here first, so its centre is known."""
@@ -134,14 +141,18 @@ def check_drag_alt_click(page, editor, where: str) -> None:
     page.mouse.click(x, y)
     _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Added point')", f"{where}: add to drag")
     x2, y2 = _empty_spot(editor)
+    before = editor.locator("img.widget-image").first.bounding_box()
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move((x + x2) / 2, (y + y2) / 2, steps=4)
     page.mouse.move(x2, y2, steps=4)
     page.mouse.up()
     _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Moved point')", f"{where}: drag")
+    # the point where it was dropped, in the picture as it is laid out now: the new words beside the picture
+    # may have resized it (the picture shares its row with the readout), so page coordinates are read again
+    x3, y3 = _at_same_picture_spot(editor, before, (x2, y2))
     page.keyboard.down("Alt")
-    page.mouse.click(x2, y2)
+    page.mouse.click(x3, y3)
     page.keyboard.up("Alt")
     _wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
 
