@@ -357,17 +357,29 @@ def _wait_ready(server: JupyterServer, timeout: float, status_path: str) -> None
     raise RuntimeError(f"Jupyter server not ready after {timeout:.0f} s:\n{server.log()[-3000:]}")
 
 
+def _exited(pid: int) -> bool:
+    """True once process `pid` (a child of ours) has exited, without reaping it: a zombie keeps its pid and so its
+    process group's id, which no new process can take until we reap it."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # already reaped
+        return True
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
-    """SIGTERM the server's process group (server and kernels), then SIGKILL what is left."""
-    if proc.poll() is None:
+    """SIGTERM the server's process group (server and kernels), then SIGKILL what is left, then reap the server.
+
+    The group is signalled only while its leader, the server, is not yet reaped: once reaped, its pid (the group's
+    id) may belong to another process, such as a hub user's server that leads its own session, and a SIGKILL to
+    that group would end someone else's server."""
+    if proc.returncode is None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)  # kernels that outlived the server
+        deadline = time.monotonic() + 10
+        while not _exited(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)  # the poll interval of this wait: no event says a process has ended
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # kernels that outlived the server
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
 

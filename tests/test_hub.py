@@ -112,6 +112,10 @@ def hub(tmp_path_factory):
     for name in [*STUDENTS, INSTRUCTOR]:
         _remove_user(name)
     shutil.rmtree(releases, ignore_errors=True)
+    # pytest shows a teardown's output only when a test failed: the hub's own words on what went wrong
+    log = state / "hub.log"
+    if log.is_file():
+        print("the hub's log, last 150 lines:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-150:]))
 
 
 def user(hub, name):

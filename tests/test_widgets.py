@@ -702,7 +702,6 @@ def test_arrows_stay_visible_when_the_boundary_only_cuts_a_corner_of_the_view():
     corner and w points out of the view, so no anchor on the boundary keeps the arrows in view. They start
     from a point of the view instead, at a readable scale (they were drawn at 1e-14, "arrows ×1/1e+14")."""
     from perceptron_lib.core import data
-
     from perceptron_lib.draw import plotting
 
     X, yy = data.no_origin_separator()

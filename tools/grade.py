@@ -24,6 +24,7 @@ a notebook of no lesson of this course, is reported and skipped; it costs the st
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -32,6 +33,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,12 +129,37 @@ def network_off_command() -> list[str]:
     return ["unshare", "-n"] if probe.returncode == 0 else []
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    """End a run's process group (the run and its kernel); the kernel holds the pipes otherwise."""
+def _exited(pid: int) -> bool:
+    """True once our child `pid` has exited, without reaping it (a zombie keeps its pid, so its group's id)."""
     try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # already reaped
+        return True
+
+
+def run_group(cmd: list, *, timeout: float, **popen) -> tuple:
+    """Run `cmd` in a process group of its own; (returncode, or None past `timeout`; stdout; stderr).
+
+    When the run ends (or its time is up) the whole group is killed, a kernel left behind included (it holds the
+    pipes otherwise), and only then is the run reaped: until then its pid is the group's id, which no other
+    process can take, so the kill never reaches another process's group (a hub user's server, a test's)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            **popen)  # fmt: skip
+    out = {}
+    readers = [threading.Thread(target=lambda k, f: out.__setitem__(k, f.read()), args=(k, f), daemon=True)
+               for k, f in (("stdout", proc.stdout), ("stderr", proc.stderr))]  # fmt: skip
+    for r in readers:
+        r.start()
+    deadline = time.monotonic() + timeout
+    while not _exited(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the poll interval of this wait: nothing signals a child's end without reaping it
+    timed_out = not _exited(proc.pid)
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass  # the group is gone already: nothing to end
+    for r in readers:
+        r.join()
+    proc.wait()
+    return (None if timed_out else proc.returncode), out.get("stdout", ""), out.get("stderr", "")
 
 
 def run_one(sub: Submission, exercises: list[Exercise], *, cell_timeout: float, timeout: float,
@@ -140,18 +168,12 @@ def run_one(sub: Submission, exercises: list[Exercise], *, cell_timeout: float, 
     cmd = [*prefix, sys.executable, "-m", "tools.grade_run", str(sub.path.resolve()), "--cell-timeout",
            str(cell_timeout)]
     env = {**os.environ, **NO_NETWORK_ENV}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
-                            start_new_session=True)  # its own process group: a kill takes its kernel too
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        proc.communicate()
+    code, stdout, stderr = run_group(cmd, timeout=timeout, cwd=ROOT, env=env)
+    if code is None:
         report, failed = None, f"the notebook ran past its {timeout:g} s limit; stopped"
     else:
-        _kill_group(proc)  # a kernel left behind by a crash
         try:
-            report = json.loads(stdout) if proc.returncode == 0 else None
+            report = json.loads(stdout) if code == 0 else None
             failed = "" if report else f"the run failed: {' '.join(stderr.strip().splitlines()[-1:])}"
         except ValueError:
             report, failed = None, "the run's report could not be read"

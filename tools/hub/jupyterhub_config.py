@@ -38,14 +38,18 @@ this token may list users and servers and manage users' tokens: the tests and
 benchmarks/class_load.py use it).
 """
 
+import asyncio
 import json
 import os
 import pwd
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from tools.hub import course
 from tools.hub.setup import PROXY_BIN, STATE_DIR, STUDENT_VENV
+from tools.student_copy import StudentCopyError
 
 c = get_config()  # noqa: F821 (JupyterHub's config loader provides it)
 
@@ -113,19 +117,33 @@ def _publish():
 _publish()  # at start: a course that cannot be published stops the hub here, not at a login
 
 
-def update_course_at_login(spawner):
+_PUBLISHING = threading.Lock()  # one publish at a time: two logins at once write the same release repositories
+
+
+def _update_course(name: str, log) -> None:
+    """Publish the course, then nbgitpuller's pull into `name`'s home, run as `name` (blocking: in a thread)."""
+    with _PUBLISHING:
+        release = _publish()["instructor" if name == instructor else "students"]
+    proc = course.pull_as(name, release, STUDENT_VENV / "bin" / "python")
+    if proc.returncode == 0:
+        log.info("the course is up to date in %s's home", name)
+    else:
+        log.warning("the course could not be updated in %s's home: %s", name, proc.stderr.strip()[-2000:])
+
+
+async def update_course_at_login(spawner):
     """pre_spawn_hook: publish the course, then nbgitpuller's pull into the user's home, run as the user.
 
-    A pull that fails (a ``~/perceptron-course`` that is not a course copy, say) is logged and the
+    The git work runs in a thread: the hub keeps answering (other logins, the servers already running,
+    their calls back to the hub) while a pull takes its seconds. A publish or pull that fails (a
+    ``~/perceptron-course`` that is not a course copy, a time-out) is logged with its reason and the
     server starts all the same: the user's files are as they were.
     """
     name = spawner.user.name
-    release = _publish()["instructor" if name == instructor else "students"]
-    proc = course.pull_as(name, release, STUDENT_VENV / "bin" / "python")
-    if proc.returncode == 0:
-        spawner.log.info("the course is up to date in %s's home", name)
-    else:
-        spawner.log.warning("the course could not be updated in %s's home: %s", name, proc.stderr.strip()[-2000:])
+    try:
+        await asyncio.to_thread(_update_course, name, spawner.log)
+    except (OSError, subprocess.SubprocessError, ValueError, StudentCopyError) as exc:
+        spawner.log.warning("the course could not be updated in %s's home: %r", name, exc)
 
 
 c.Spawner.pre_spawn_hook = update_course_at_login
