@@ -178,17 +178,27 @@ function freeAnchor(tips, start, view) {
   const candidates = [[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2], lo, [hi[0], lo[1]], [lo[0], hi[1]], hi];
   let best = null;
   for (const a of candidates) {
-    let room = start;
-    for (const t of tips) {
-      for (let j = 0; j < 2; j++) {
-        if (t[j] > 0) room = Math.min(room, (hi[j] - a[j]) / t[j]);
-        else if (t[j] < 0) room = Math.min(room, (lo[j] - a[j]) / t[j]);
-      }
-    }
+    const room = Math.min(start, ...tips.map((t) => roomAlong(a, t, lo, hi)));
     const scale = room < start ? niceScale(room) : start;
     if (best === null || scale > best.scale) best = { anchor: a, scale };
   }
   return best;
+}
+
+/**
+ * The largest s with lo <= a + s t <= hi on both axes (Infinity for t = 0).
+ * @param {number[]} a
+ * @param {number[]} t
+ * @param {number[]} lo
+ * @param {number[]} hi
+ * @returns {number}
+ */
+function roomAlong(a, t, lo, hi) {
+  let room = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < 2; j++) {
+    if (t[j] !== 0) room = Math.min(room, ((t[j] > 0 ? hi[j] : lo[j]) - a[j]) / t[j]);
+  }
+  return room;
 }
 
 /**
