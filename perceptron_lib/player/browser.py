@@ -59,9 +59,7 @@ def _style_trait(s: _style.Style) -> dict:
 
 def _view(run, X) -> dict:
     """The data panel's view of the run (`DataPanel`'s rule: the data padded, and the origin for a homogeneous run)."""
-    panel = DataPanel()
-    panel.mode = "plain"
-    xlim, ylim = panel._view(run, X)
+    xlim, ylim = DataPanel(mode="plain").view_for(run, X)
     return {"xlim": [float(v) for v in xlim], "ylim": [float(v) for v in ylim]}
 
 

@@ -74,6 +74,7 @@ class DataPanel:
         self.legend = legend
         self.arrow_scale_arg = arrow_scale
         self.mode_arg = mode
+        self.mode = mode  # the mode asked for; `draw` sets the one the data have when none was asked
         self.pad = pad
         self.redraw = False
 
@@ -99,8 +100,9 @@ class DataPanel:
             return w[1:3], float(w[0] + b)
         return w, float(b)
 
-    def _view(self, run, P):
-        """(xlim, ylim) that show the points P with padding, and the origin for a homogeneous run."""
+    def view_for(self, run, P):
+        """(xlim, ylim) that show the points P (the shown coordinates) with padding, and the origin for a homogeneous
+        run: the view this panel fits to a run (`BrowserPlayer` takes the same)."""
         if len(P) == 0:
             lo, hi = np.full(2, -1.0), np.full(2, 1.0)
         else:
@@ -128,7 +130,7 @@ class DataPanel:
         s = _style.current()
         self.caption_sep = " " if s.title_size <= 16 else "\n"  # big lecture titles: two short lines
         h = run.history
-        xlim, ylim = self._view(run, P)
+        xlim, ylim = self.view_for(run, P)
         ax.set_xlim(*xlim)
         ax.set_ylim(*ylim)
         ax.set_aspect("equal", adjustable="box")
@@ -194,7 +196,7 @@ class DataPanel:
         for artist, mask in ((self.points.pos, y > 0), (self.points.neg, y <= 0)):
             artist.set_offsets(self.P[mask] if mask.any() else np.empty((0, 2)))
         if view != "keep":
-            xlim, ylim = self._view(run, self.P) if view is None else view
+            xlim, ylim = self.view_for(run, self.P) if view is None else view
             self.ax.set_xlim(*xlim)
             self.ax.set_ylim(*ylim)
             self.room = 0.4 * float(min(xlim[1] - xlim[0], ylim[1] - ylim[0]))
