@@ -91,7 +91,7 @@ def test_answers_readout_and_panel_on_the_editors_points():
         assert _numbers(player.lines(k)[1]) == plain[k]
         assert f"the {len(ye)} points" in player.lines(k)[1]
     # the panel draws the lines of those numbers
-    panel = player._scene.panels[1]
+    panel = player.panels[1]
     h = player.run.history
     Wa, Ba = fit.latest[0].averages()
     for k in (1, player.K):
@@ -116,7 +116,7 @@ def test_answers_readout_and_panel_on_the_editors_points():
     # no points: no answers, the panel and the readout still work
     editor.clear()
     assert player.lines()[0].startswith("No points")
-    assert all(len(line.get_xdata()) == 0 for line in player._scene.panels[1].lines)
+    assert all(len(line.get_xdata()) == 0 for line in player.panels[1].lines)
     editor.undo()
     assert _numbers(player.lines(player.K)[1]) == plain[-1]
 
