@@ -274,7 +274,6 @@ def report(out_dir) -> str:
 
 def _check_scene(player, css_per_px):
     """A player's frame: the scene draws its animated artists itself, so check after its own draw."""
-    scene = player._scene
-    facts = check_figure(scene.fig, css_per_px)
-    scene.draw(player.k, full=True)  # check_figure's plain draw left out the animated artists: draw them again
+    facts = check_figure(player.figure, css_per_px)
+    player.redraw()  # check_figure's plain draw left out the animated artists: the player's full draw puts them back
     return facts
