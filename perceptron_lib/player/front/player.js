@@ -60,15 +60,18 @@ function checkRun(spec) {
 }
 
 /**
- * Build the player for the model's run into `el`; returns a function that removes what it added.
+ * Build the player of a run into `el` (by default the model's run; an editor passes the run it computed itself).
+ * Returns its handle: `unmount()` removes what it added; `picture` (the focusable element holding the SVG),
+ * `scene` (from `buildScene`: its `svg` and `tf`, the map from data to the plot's pixels), `root`, `go(k)` and
+ * `shown()` (the step drawn) are for the modules that build on the player (an editor).
  * @param {{get: Function, set: Function, on: Function, off: Function, save_changes: Function}} model
  * @param {HTMLElement} el
- * @returns {() => void}
+ * @param {object} [spec] a run in the `run` trait's format
+ * @returns {{unmount: () => void, picture: HTMLElement, scene: object, root: HTMLElement, go: (k: number) => void, shown: () => number}}
  */
-export function mountPlayer(model, el) {
+export function mountPlayer(model, el, spec = model.get("run")) {
   const doc = el.ownerDocument;
   const win = doc.defaultView;
-  const spec = model.get("run");
   checkRun(spec);
   const K = spec.K;
   const id = `perceptron-player-${++mounted}`;
@@ -208,13 +211,14 @@ export function mountPlayer(model, el) {
   model.on("change:k", onModelK);
   show(clampStep(model.get("k"), K));
 
-  return () => {
+  const unmount = () => {
     setPlaying(false);
     hovered = focused = false;
     listen();
     model.off("change:k", onModelK);
     root.remove();
   };
+  return { unmount, picture, scene, root, go, shown: () => shown };
 }
 
 /**
@@ -223,15 +227,15 @@ export function mountPlayer(model, el) {
  * @returns {() => void} the clean-up anywidget calls when the view goes
  */
 function render({ model, el }) {
-  let unmount = mountPlayer(model, el);
+  let player = mountPlayer(model, el);
   const onRun = () => {
-    unmount();
-    unmount = mountPlayer(model, el);
+    player.unmount();
+    player = mountPlayer(model, el);
   };
   model.on("change:run", onRun);
   return () => {
     model.off("change:run", onRun);
-    unmount();
+    player.unmount();
   };
 }
 
