@@ -24,18 +24,21 @@ from .._validation import check_X_y
 from ..core.frames import step_numbers
 from ..draw import style as _style
 from . import front
+from .panel_specs import FrontPanel
 from .panels.data import DataPanel
 from .picture import LECTURE_TEXT_PX
 from .readout import alt_text, plural, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold, scene_recording, scene_still
 from .render import DENSITY, Scene
 
-__all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "run_trait"]
+__all__ = ["BrowserPlayer", "FrontPanel", "RUN_VERSION", "PANEL_PX", "CHART_PX", "run_trait"]
 
 #: The format of the `run` trait that ``front/player.js`` reads (its ``RUN_VERSION``).
 RUN_VERSION = 1
 #: The longer side of the data panel's plot, CSS px, by preset (issue #30: at least 420 and 360).
-PANEL_PX = {"notebook": 440, "lecture": 380}
+PANEL_PX = {"notebook": 440, "lecture": 360}
+#: A chart beside the data panel (`panel_specs.chart`), CSS px: its whole width and its plot's height, by preset.
+CHART_PX = {"notebook": (460, 190), "lecture": (580, 180)}
 
 
 def _style_trait(s: _style.Style) -> dict:
@@ -46,6 +49,7 @@ def _style_trait(s: _style.Style) -> dict:
     return {
         "name": s.name,
         "panel_px": PANEL_PX.get(s.name, PANEL_PX["lecture" if s.legend_size > 12 else "notebook"]),
+        "chart_px": list(CHART_PX.get(s.name, CHART_PX["lecture" if s.legend_size > 12 else "notebook"])),
         # the least size of the widget's own text (buttons, box, key help), CSS px: `picture.text_for_preset`'s
         "text_px": float(LECTURE_TEXT_PX) if s.name == "lecture" else 0.0,
         **{name: float(getattr(s, name)) for name in sizes},
@@ -80,10 +84,21 @@ def _checked(run, X, y):
     return X, y
 
 
-def run_trait(run, X, y, *, style=None, readout=state_lines, alt=alt_text) -> dict:
+def _front_panels(panels) -> list:
+    """The extra panels as a list, each checked to be one the browser draws (`FrontPanel`)."""
+    panels = list(panels)
+    for j, p in enumerate(panels):
+        if not isinstance(p, FrontPanel):
+            raise TypeError(f"panels[{j}] ({type(p).__name__}) has no front(run, X, y, *, style) method, so the "
+                            "browser cannot draw it; use StepThrough for it, or a panel of panel_specs.FrontPanel.")
+    return panels
+
+
+def run_trait(run, X, y, *, style=None, readout=state_lines, alt=alt_text, panels=()) -> dict:
     """The `run` trait of a `BrowserPlayer`: everything the browser needs to draw every frame (see the class)."""
     X, y = _checked(run, X, y)
     s = _style.get(style)
+    specs = [p.front(run, X, y, style=s) for p in _front_panels(panels)]
     steps = range(len(run.history))
     lines = [[str(line) for line in readout(run, X, y, k)] for k in steps]
     alts = [str(alt(run, X, y, k)) for k in steps]
@@ -95,6 +110,7 @@ def run_trait(run, X, y, *, style=None, readout=state_lines, alt=alt_text) -> di
         "view": _view(run, X),
         "style": _style_trait(s),
         "crossed": "wrong side" if run.update_on == "negative" else "mistake",
+        "panels": specs,
     }
 
 
@@ -105,14 +121,14 @@ def _interval(value) -> int:
 
 
 class _Still:
-    """The run drawn by matplotlib (`render.Scene` of a `DataPanel`, as `StepThrough` draws it), made on the first
-    display only: the still a notebook keeps and the recording for pages without a kernel (`recording.scene_still`
-    and `recording.scene_recording`, as `StepThrough` makes them)."""
+    """The run drawn by matplotlib (`render.Scene` of a `DataPanel` and the player's panels, as `StepThrough` draws
+    them), made on the first display only: the still a notebook keeps and the recording for pages without a kernel
+    (`recording.scene_still` and `recording.scene_recording`, as `StepThrough` makes them)."""
 
-    def __init__(self, run, X, y, *, k, style, readout, alt):
+    def __init__(self, run, X, y, *, k, style, readout, alt, panels=()):
         self.run, self.X, self.y, self.style, self.readout, self.alt_fn = run, X, y, style, readout, alt
         self.dpi = float(DENSITY * style.dpi)
-        self.scene = Scene([DataPanel()], run, X, y, style=style, dpi=self.dpi)
+        self.scene = Scene([DataPanel(), *panels], run, X, y, style=style, dpi=self.dpi)
         self.K, self.k = len(run.history) - 1, k
         self.scene.draw(k)
 
@@ -144,6 +160,11 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         A run of 2-D data (`fit_perceptron`, `fit_minibatch`, `fit_batch`).
     X, y : array-like
         The data the run was fitted on: X of shape (n, 2), y in {-1, +1}.
+    panels : sequence of FrontPanel
+        Panels beside the data panel (always first): curves along the run (`LossPanel`, `ClaimsPanel`,
+        `EpochPanel`, `CurvesPanel`) drawn in axes of their own, and lines drawn on the data panel itself
+        (`AveragedLinePanel`, `MaxMarginPanel`). Each gives its spec once (``front``, `panel_specs.FrontPanel`);
+        the still PNG draws the same panels with matplotlib.
     style : None, "notebook", "lecture" or Style
         The preset whose colours and sizes the picture takes (None: the current one).
     interval_ms : int
@@ -166,7 +187,8 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         lists of readout lines, the first the headline) and ``alt`` (K + 1 sentences: the picture's accessible
         name at step k); ``view`` (``xlim``, ``ylim``: the data panel's view); ``style`` (the preset's sizes in
         points, ``panel_px``, ``text_px`` (0: the page's own sizes), ``colors``, ``markers``, ``labels``);
-        ``crossed`` (the legend's word for a cross).
+        ``crossed`` (the legend's word for a cross); ``panels`` (one spec per extra panel, from its ``front``:
+        `panel_specs.chart` or `panel_specs.overlay`, drawn by ``front/panels.js``).
     ``k`` (int, both ways): the step shown. The browser draws a new step first, then sets ``k`` (one message
         per step, nothing else); a ``k`` set here is drawn when it arrives. Python refuses a ``k`` outside 0..K.
     ``interval_ms`` (int, both ways): the speed; the browser sets it when the student picks another.
@@ -184,8 +206,9 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     k = traitlets.Int(0).tag(sync=True)
     interval_ms = traitlets.Int(500).tag(sync=True)
 
-    def __init__(self, run, X, y, *, style=None, interval_ms=500, readout=state_lines, alt=alt_text, k=0):
-        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt)
+    def __init__(self, run, X, y, *, panels=(), style=None, interval_ms=500, readout=state_lines, alt=alt_text, k=0):
+        self._panels = _front_panels(panels)
+        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt, panels=self._panels)
         self._K = payload["K"]
         super().__init__(run=payload, interval_ms=_interval(interval_ms), k=k)
         self._style = _style.get(style)
@@ -199,7 +222,7 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         """The matplotlib drawing of the run on show, at step k: made once per run, on the first display."""
         if self._still is None:
             run, X, y, readout, alt, style = self._source
-            self._still = _Still(run, X, y, k=self.k, style=style, readout=readout, alt=alt)
+            self._still = _Still(run, X, y, k=self.k, style=style, readout=readout, alt=alt, panels=self._panels)
         return self._still.at(self.k)
 
     def snapshot(self):
@@ -257,9 +280,10 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         return run
 
     def set_run(self, run, X, y, *, at=0, style=None, readout=state_lines, alt=alt_text) -> None:
-        """Show another run (its data too): drawn in the browser from step `at` (clamped to 0..K)."""
+        """Show another run (its data too): drawn in the browser from step `at` (clamped to 0..K), with the same
+        panels (each computes its numbers for the new run)."""
         style = self._style if style is None else _style.get(style)
-        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt)
+        payload = run_trait(run, X, y, style=style, readout=readout, alt=alt, panels=self._panels)
         with self.hold_sync():
             self.k = 0
             self.run = payload

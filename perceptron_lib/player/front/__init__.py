@@ -5,9 +5,11 @@
   `perceptron_lib.core.training.fit_perceptron`, with its history and cycle test.
 * ``max_margin.js``: what the editor's readout states (`perceptron_lib.core.own_data.summarize`): R,
   separability, the exact best margin with a checkable certificate, and the mistake bound.
-* ``geometry.js``, ``scene.js``, ``controls.js``, ``player.js``: the stepping player
-  (`perceptron_lib.player.browser.BrowserPlayer`): the data panel's geometry (view, clipped boundary, where
-  the arrows go), the frame drawn in SVG, the controls and legend, and the anywidget entry (`PLAYER_MODULES`).
+* ``geometry.js``, ``scene.js``, ``controls.js``, ``curves.js``, ``panels.js``, ``player.js``: the stepping
+  player (`perceptron_lib.player.browser.BrowserPlayer`): the data panel's geometry (view, clipped boundary,
+  where the arrows go), the frame drawn in SVG, the controls and legends, the charts beside the data panel,
+  the panels' registry (``PANEL_KINDS``, with the overlays on the data panel), and the anywidget entry
+  (`PLAYER_MODULES`).
 
 The files import each other by relative paths, as ES modules do. A widget front end is loaded as one
 module from a Blob URL (anywidget does so), where a relative import cannot resolve; `source` joins the
@@ -25,7 +27,7 @@ __all__ = ["MODULES", "PLAYER_MODULES", "source"]
 #: The modules in the order they are joined: each imports only from modules before it.
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
 #: The stepping player's front end, joined in this order (its last module has anywidget's default export).
-PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "player.js")
+PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "curves.js", "panels.js", "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
 

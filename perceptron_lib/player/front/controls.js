@@ -38,7 +38,13 @@ export const CSS = `
 .perceptron-browserplayer .pp-legend { display: flex; flex-wrap: wrap; gap: 2px 14px; margin: 2px 0 0; padding: 0;
   list-style: none; max-width: 30em; }
 .perceptron-browserplayer .pp-legend li { display: inline-flex; gap: 5px; align-items: center; }
-.perceptron-browserplayer .pp-readout { flex: 1 1 18em; max-width: 34em; font-size: 1.05em; line-height: 1.45;
+.perceptron-browserplayer .pp-side { flex: 1 1 18em; min-width: 16em; max-width: 40em; display: flex;
+  flex-direction: column; gap: 8px; }
+.perceptron-browserplayer .pp-side .pp-legend { max-width: none; }
+.perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 5em; overflow-y: auto; }
+.perceptron-browserplayer .pp-panel svg { display: block; max-width: 100%; height: auto; }
+.perceptron-browserplayer .pp-panel .pp-legend li { white-space: pre-line; }
+.perceptron-browserplayer .pp-readout { max-width: 34em; font-size: 1.05em; line-height: 1.45;
   font-variant-numeric: tabular-nums; }
 .perceptron-browserplayer .pp-readout p { margin: 0; }
 .perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
@@ -133,12 +139,69 @@ function swatch(doc, draw) {
 }
 
 /**
- * The legend under the picture (`DataPanel._legend`): the classes, the boundaries, the arrows, the ring, the crosses.
+ * A legend of a panel's entries (`panel_specs.legend_entry`): a line (dashed, with a marker) or a bar, and its words.
  * @param {Document} doc
- * @param {object} spec the run
+ * @param {object[]} entries
+ * @param {number} px its text size, CSS px
  * @returns {HTMLElement}
  */
-export function buildLegend(doc, spec) {
+export function legendList(doc, entries, px) {
+  const list = htmlEl(doc, "ul", { class: "pp-legend", "aria-label": "legend" });
+  list.style.fontSize = `${px}px`;
+  for (const e of entries) {
+    const item = htmlEl(doc, "li");
+    item.append(swatch(doc, entrySwatch(doc, e)), doc.createTextNode(e.label));
+    list.appendChild(item);
+  }
+  return list;
+}
+
+/**
+ * How a legend entry's swatch is drawn.
+ * @param {Document} doc
+ * @param {object} e an entry
+ * @returns {(svg: SVGElement) => void}
+ */
+function entrySwatch(doc, e) {
+  return (svg) => {
+    if (e.shape === "bar") {
+      svgEl(doc, "rect", { x: 7, y: 2, width: 14, height: 12, fill: e.color, stroke: "#000000" }, svg);
+      return;
+    }
+    if (e.width > 0) {
+      const dash = e.dash
+        ? { "stroke-dasharray": e.dash.map((v) => String(Math.round(v * PT * 10) / 10)).join(" ") }
+        : {};
+      svgEl(
+        doc,
+        "line",
+        {
+          x1: 1,
+          y1: 8,
+          x2: 27,
+          y2: 8,
+          stroke: e.color,
+          "stroke-width": String(Math.min(4, e.width * PT)),
+          opacity: e.alpha,
+          ...dash,
+        },
+        svg,
+      );
+    }
+    if (e.marker === "s") svgEl(doc, "rect", { x: 10.5, y: 4.5, width: 7, height: 7, fill: e.color }, svg);
+    else if (e.marker === "o") svgEl(doc, "circle", { cx: 14, cy: 8, r: 3.8, fill: e.color }, svg);
+  };
+}
+
+/**
+ * The legend under the picture (`DataPanel._legend`): the classes, the boundaries, the arrows, the ring, the
+ * crosses, and the lines the overlays draw on the data panel (`extra`: legend entries).
+ * @param {Document} doc
+ * @param {object} spec the run
+ * @param {object[]} [extra]
+ * @returns {HTMLElement}
+ */
+export function buildLegend(doc, spec, extra = []) {
   const s = spec.style;
   const c = s.colors;
   const lw = (v) => String(Math.min(4, v * PT));
@@ -180,10 +243,17 @@ export function buildLegend(doc, spec) {
     ],
   ];
   const list = htmlEl(doc, "ul", { class: "pp-legend", "aria-label": "legend" });
-  list.style.fontSize = `${s.legend_size * PT}px`;
+  // lecture: a little under the preset's legend size (it stands beside the picture), never under text_px
+  const px = s.legend_size * PT;
+  list.style.fontSize = `${s.text_px > 0 ? Math.max(s.text_px, 0.85 * px) : px}px`;
   for (const [label, draw] of entries) {
     const item = htmlEl(doc, "li");
     item.append(swatch(doc, draw), doc.createTextNode(label));
+    list.appendChild(item);
+  }
+  for (const e of extra) {
+    const item = htmlEl(doc, "li");
+    item.append(swatch(doc, entrySwatch(doc, e)), doc.createTextNode(e.label));
     list.appendChild(item);
   }
   return list;

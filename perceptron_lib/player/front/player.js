@@ -10,6 +10,7 @@
  */
 
 import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, showReadout } from "./controls.js";
+import { buildPanels } from "./panels.js";
 import { buildScene, drawFrame, PT } from "./scene.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
@@ -84,12 +85,30 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     "aria-describedby": `${id}-keys`,
   });
   picture.appendChild(scene.svg);
+  const panels = buildPanels(doc, spec, scene);
+  const legend = buildLegend(
+    doc,
+    spec,
+    panels.flatMap((p) => p.legend),
+  );
+  const large = spec.style.text_px > 0; // the lecture preset: big text on a small screen (a projector)
   const figure = htmlEl(doc, "div", { class: "pp-figure" });
-  figure.append(picture, buildLegend(doc, spec));
+  figure.style.maxWidth = `${scene.svg.getAttribute("width")}px`; // the legend wraps under the picture
   const readout = htmlEl(doc, "div", { class: "pp-readout", "aria-live": "polite" });
   readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`; // lecture: read from the back
+  // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
+  // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height
+  const side = htmlEl(doc, "div", { class: "pp-side" });
+  const charts = panels.flatMap((p) => (p.el ? [p.el] : []));
+  if (large) {
+    figure.append(picture);
+    side.append(...charts, legend, readout);
+  } else {
+    figure.append(picture, legend);
+    side.append(...charts, readout);
+  }
   const body = htmlEl(doc, "div", { class: "pp-body" });
-  body.append(figure, readout);
+  body.append(figure, side);
   const root = htmlEl(doc, "div", { class: "perceptron-browserplayer", id });
   if (spec.style.text_px > 0) {
     // the lecture preset: no text of the widget's own under text_px, read from the back of a room
@@ -103,6 +122,13 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     htmlEl(doc, "p", { class: "pp-keyhelp", id: `${id}-keys` }, KEY_HELP),
   );
   el.replaceChildren(root);
+  // lecture: the column beside the picture is no taller than the picture; the readout scrolls in it if it must
+  const fitSide = () => {
+    const beside = side.offsetTop < figure.offsetTop + figure.offsetHeight / 2;
+    side.style.maxHeight = large && beside ? `${figure.offsetHeight}px` : "";
+  };
+  const sized = large && win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
+  if (sized) sized.observe(figure);
 
   let shown = -1;
   let timer = null;
@@ -113,6 +139,7 @@ export function mountPlayer(model, el, spec = model.get("run")) {
   /** Draw step k: the picture, its name, the readout, the box and the buttons, all from k alone. */
   const show = (k) => {
     drawFrame(scene, k);
+    for (const p of panels) p.draw(k);
     picture.setAttribute("aria-label", spec.alt[k]);
     showReadout(readout, spec.lines[k]);
     if (controls.box.value !== String(k)) controls.box.value = String(k);
@@ -216,6 +243,7 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     hovered = focused = false;
     listen();
     model.off("change:k", onModelK);
+    if (sized) sized.disconnect();
     root.remove();
   };
   return { unmount, picture, scene, root, go, shown: () => shown };

@@ -50,7 +50,7 @@ function margins(style) {
     left: style.tick_size * PT * 3.2 + style.label_size * PT * 1.4 + 8,
     right: 14,
     top: style.title_size * PT * 1.3 * titleLines + style.legend_size * PT * 1.4 + 8,
-    bottom: style.tick_size * PT * 1.6 + style.label_size * PT * 1.6 + 6,
+    bottom: (3 + 2 * style.spine_width) * PT + style.tick_size * PT * 1.3 + style.label_size * PT * 1.25 + 2,
     titleLines,
   };
 }
@@ -171,7 +171,7 @@ function drawPoints(doc, g, spec, tf) {
  * The scene of a run: the SVG with its axes and points drawn, and the empty groups of a frame.
  * @param {Document} doc
  * @param {object} spec the widget's `run` trait
- * @returns {{svg: SVGElement, spec: object, tf: ReturnType<typeof transform>, under: SVGElement, over: SVGElement, caption: SVGElement, note: SVGElement}}
+ * @returns {{svg: SVGElement, spec: object, tf: ReturnType<typeof transform>, under: SVGElement, overlay: SVGElement, over: SVGElement, caption: SVGElement, note: SVGElement}}
  */
 export function buildScene(doc, spec) {
   const s = spec.style;
@@ -191,6 +191,7 @@ export function buildScene(doc, spec) {
   const plot = svgEl(doc, "g", { class: "pp-plot", transform: `translate(${fmt(m.left)},${fmt(m.top)})` }, svg);
   drawAxes(doc, svgEl(doc, "g", { class: "pp-axes" }, plot), spec, tf);
   const under = svgEl(doc, "g", { class: "pp-under" }, plot);
+  const overlay = svgEl(doc, "g", { class: "pp-overlays" }, plot); // the panels' lines on this one (`panels.js`)
   drawPoints(doc, svgEl(doc, "g", { class: "pp-points" }, plot), spec, tf);
   const over = svgEl(doc, "g", { class: "pp-over" }, plot);
   const caption = svgEl(
@@ -219,7 +220,7 @@ export function buildScene(doc, spec) {
     },
     plot,
   );
-  return { svg, spec, tf, under, over, caption, note, titleLines: m.titleLines };
+  return { svg, spec, tf, under, overlay, over, caption, note, titleLines: m.titleLines };
 }
 
 /**

@@ -23,6 +23,7 @@ from matplotlib.lines import Line2D
 from ...core.averaged import fit_averaged, step_errors, vote_counts_at, voted_predict
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from .. import panel_specs as _spec
 from ..readout import state_lines
 
 __all__ = ["AnswersFit", "AnswersPanel", "AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR",
@@ -41,6 +42,11 @@ _CURVE_DASHES = ("-", "--", "-.", ":")
 #: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
 #: panels of one player read alike (lesson 06)
 _LINE_LOOKS = {"current line": (LAST_COLOR, (0, (4, 3))), "averaged line": (AVERAGED_COLOR, "-")}
+
+
+def _curve_look(label: str, j: int) -> tuple:
+    """(colour, dash) of curve number j called `label` (`CurvesPanel`)."""
+    return _LINE_LOOKS.get(label, (_CURVE_COLORS[j % len(_CURVE_COLORS)], _CURVE_DASHES[j % len(_CURVE_DASHES)]))
 
 
 def show_points(ax, X, y, *, pad: float) -> None:
@@ -112,6 +118,23 @@ class AveragedLinePanel:
         _plot.update_boundary(self.avg, self.W[k], self.B[k])
         return [self.last, self.avg]
 
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the averaged line at each step drawn on the
+        data panel (whose boundary is the current line), and its legend entry; the numbers from
+        `AveragedRun.averages`."""
+        W, B = self.averaged.averages()
+        K = len(run.history) - 1
+        if len(W) != K + 1:
+            raise ValueError(
+                f"AveragedLinePanel got an averaged run with {len(W)} states but the player's run has {K + 1}; "
+                "pass averaged.run to the player."
+            )
+        width = style.line_width * 1.2
+        avg = _spec.overlay_line(W, B, color=AVERAGED_COLOR, width=width, cls="pp-averaged")
+        return _spec.overlay("averaged", K=K, lines=[avg],
+                             legend=[_spec.legend_entry("averaged line", color=AVERAGED_COLOR, width=width)],
+                             name="the averaged line")
+
 
 class CurvesPanel:
     """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
@@ -152,8 +175,7 @@ class CurvesPanel:
                 )
         self.dots = []
         for j, (label, v) in enumerate(self.curves.items()):
-            colour, dash = _LINE_LOOKS.get(label, (_CURVE_COLORS[j % len(_CURVE_COLORS)],
-                                                   _CURVE_DASHES[j % len(_CURVE_DASHES)]))
+            colour, dash = _curve_look(label, j)
             ax.plot(np.arange(n), v, color=colour, linestyle=dash, linewidth=s.line_width * 0.8, label=label, zorder=3)
             dot = Line2D([], [], linestyle="none", marker="o", markersize=np.sqrt(s.marker_size) * 1.1,
                          markerfacecolor=colour, markeredgecolor=_style.CURSOR_COLOR,
@@ -181,6 +203,32 @@ class CurvesPanel:
         for dot, v in self.dots:
             dot.set_data([k], [v[k]])
         return [self.cursor] + [d for d, _ in self.dots]
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the curves with their dots at k and the
+        cursor, as `draw` and `update` show them, in the same colours, dashes and words."""
+        s = style
+        K = len(run.history) - 1
+        lines, legend, values = [], [], []
+        ms = float(np.sqrt(s.marker_size))
+        k = np.arange(K + 1)
+        for j, (label, v) in enumerate(self.curves.items()):
+            if len(v) != K + 1:
+                raise ValueError(
+                    f"CurvesPanel curve {label!r} has {len(v)} values but the run has {K + 1} states (k = 0..{K})."
+                )
+            colour, dash = _curve_look(label, j)
+            width = s.line_width * 0.8
+            lines.append(_spec.line(k, v, color=colour, width=width, linestyle=dash, dot=k, dot_size=ms * 1.1,
+                                    dot_face=colour, dot_edge=_style.CURSOR_COLOR, dot_edge_width=s.marker_edge * 3))
+            legend.append(_spec.legend_entry(label, color=colour, width=width, dash_=_spec.dash(dash, width)))
+            values.append(v[np.isfinite(v)])
+        found = np.concatenate(values)
+        ylim = self.ylim or (_spec.padded(found.min(), found.max()) if len(found) else [0.0, 1.0])
+        return _spec.chart("curves", K=K, title=self.title, xlabel="update k", ylabel=self.ylabel,
+                           xlim=[-0.05 * max(K, 1), K * 1.05 + 0.5], ylim=ylim, lines=lines, cursor=k,
+                           cursor_color=_style.CURSOR_COLOR, cursor_width=s.line_width * 0.9, legend=legend,
+                           legend_at="right", name=f"{self.ylabel} along the run", wide=True)
 
 
 class AnswersFit:

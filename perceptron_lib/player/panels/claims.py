@@ -26,6 +26,7 @@ from matplotlib.lines import Line2D
 from ...core import proof as _proof
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from .. import panel_specs as _spec
 
 __all__ = ["ClaimsPanel", "plot_claims", "draw_separators", "draw_bound_sweep", "INNER_COLOR", "NORM_COLOR",
            "BOUND_COLOR", "SEPARATOR_STYLES"]
@@ -40,6 +41,10 @@ _SHOWS = ("claims", "claim1", "claim2", "chain")
 def _num(v: float) -> str:
     v = float(v)
     return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
+
+
+def _caption(k, bound, sep) -> str:
+    return f"t = {k} mistake{'' if k == 1 else 's'},{sep}bound (R/γ)² = {_num(bound)}"
 
 
 class ClaimsPanel:
@@ -171,7 +176,7 @@ class ClaimsPanel:
 
     def caption(self, k) -> str:
         """The title at state k: mistakes so far against the bound."""
-        return f"t = {k} mistake{'' if k == 1 else 's'},{self.caption_sep}bound (R/γ)² = {_num(self.trace.bound)}"
+        return _caption(k, self.trace.bound, self.caption_sep)
 
     def update(self, k):
         if self.trace is None:
@@ -184,6 +189,79 @@ class ClaimsPanel:
         if self.fixed_title is None:
             self.ax.title.set_text(self.caption(k))  # not set_title: that would re-read rcParams
         return self.moving
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): what `draw` and `update` show at each step,
+        the curves revealed up to t = k over their faint whole run, the floor, the ceiling, the bound's line and
+        the cursor, in the same words and colours; the numbers from `proof.trace`."""
+        s = style
+        K = len(run.history) - 1
+        sep = " " if s.title_size <= 16 else "\n"
+        y_ = np.asarray(y)
+        why = None
+        if len(y_) == 0 or np.all(y_ > 0) or np.all(y_ <= 0):
+            why = "no points of one class." if len(y_) else "no points."
+        else:
+            try:
+                tr = _proof.trace(run, X, y, u=self.u, b=self.b)
+            except ValueError:
+                if self.u is not None:
+                    raise
+                why = "no line separates these points."
+        if why is not None:
+            spec = _spec.chart("claims", K=K, title="Claims 1 and 2: no separator", xlabel="", ylabel="",
+                               xlim=[0, 1], ylim=[0, 1], cursor_color=_style.CURSOR_COLOR, cursor_width=0.0,
+                               name="Claims 1 and 2: no separator")
+            spec["message"] = f"No margin: {why}\nThe two claims need a separator with γ > 0."
+            return spec
+        T, eta, gamma, R = tr.mistakes, tr.eta, tr.gamma, tr.R
+        xmax = self._xmax(T, tr.bound)
+        grid = np.linspace(0.0, xmax, 120)
+        markers = T <= 60
+        ms = float(np.sqrt(s.marker_size))
+        lw, thin = s.line_width * 0.8, s.line_width * 0.7
+        w_, u_ = ("w\u0303", "u\u0303") if tr.form == "offset" else ("w", "u")
+        at = np.minimum(np.arange(K + 1), T)  # the state shown at step k
+        lines, legend, lows, highs = [], [], [], []
+
+        def reference(values, colour, dash, label):
+            lines.append(_spec.line(grid, values, color=colour, width=thin, linestyle=dash))
+            legend.append(_spec.legend_entry(label, color=colour, width=thin, dash_=_spec.dash(dash, thin)))
+            lows.append(np.min(values))
+            highs.append(np.max(values))
+
+        def curve(values, colour, marker, label):
+            lines.append(_spec.line(tr.t, values, color=colour, width=lw, alpha=0.25))
+            lines.append(_spec.line(tr.t, values, color=colour, width=lw, marker=marker if markers else None,
+                                    marker_size=ms * 0.6, upto=at + 1, dot=at, dot_marker=marker, dot_size=ms * 1.2,
+                                    dot_face=colour,
+                                    dot_edge=_style.CURSOR_COLOR, dot_edge_width=s.marker_edge * 3))
+            legend.append(_spec.legend_entry(label, color=colour, width=lw, marker=marker if markers else None))
+            lows.append(np.min(values))
+            highs.append(np.max(values))
+
+        show, inner = self.show, f"⟨{u_}, {w_}ₜ⟩"
+        if show in ("claims", "claim1", "chain"):
+            reference(eta * gamma * grid, INNER_COLOR, (0, (5, 3)),
+                      "t\u2009η\u2009γ" + ("  (Claim 1: floor)" if show != "chain" else ""))
+            curve(tr.inner, INNER_COLOR, "o", inner)
+        if show in ("claims", "claim2"):
+            curve(tr.sqnorm, NORM_COLOR, "s", f"‖{w_}ₜ‖²")
+            reference(eta**2 * R**2 * grid, NORM_COLOR, (0, (1.5, 2)), "t\u2009η²R²  (Claim 2: ceiling)")
+        if show == "chain":
+            curve(tr.norm, NORM_COLOR, "s", f"‖{w_}ₜ‖")
+            reference(eta * R * np.sqrt(grid), NORM_COLOR, (0, (1.5, 2)), "η\u2009R\u2009√t")
+        vlines = []
+        if tr.bound <= xmax * (1 + 1e-9):
+            vlines.append(_spec.vline(tr.bound, color=BOUND_COLOR, width=thin, linestyle=":"))
+            legend.append(_spec.legend_entry("t = (R/γ)²", color=BOUND_COLOR, width=thin,
+                                             dash_=_spec.dash(":", thin)))
+        titles = None if self.fixed_title is not None else [_caption(int(t), tr.bound, sep) for t in at]
+        return _spec.chart("claims", K=K, title=self.fixed_title, titles=titles, xlabel="mistakes t",
+                           ylabel="length of w" if show == "chain" else "value", xlim=[-0.03 * xmax, xmax * 1.03],
+                           ylim=_spec.padded(min(lows), max(highs)), lines=lines, vlines=vlines, cursor=at,
+                           cursor_color=_style.CURSOR_COLOR, cursor_width=s.line_width * 0.9, legend=legend,
+                           name="the proof's chain along the run" if show == "chain" else "Claims 1 and 2 along the run")
 
 
 def plot_claims(ax, run, X, y, *, u=None, b=None, show="claims", xmax=None, k=None, title=None) -> ClaimsPanel:

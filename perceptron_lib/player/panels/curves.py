@@ -9,6 +9,7 @@ import numpy as np
 
 from ...draw import style as _style
 from ...draw import surfaces as _surfaces
+from .. import panel_specs as _spec
 from . import lifted as _lifted
 
 __all__ = ["LossPanel", "LiftedPanel"]
@@ -69,6 +70,31 @@ class LossPanel:
 
     def update(self, k):
         return self.curve.set_cursor(k)
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the curve, the cursor and its dot at each k,
+        as `draw` and `update` show them (`surfaces.draw_loss_curve`)."""
+        s = style
+        v = self._values(run, X, y)
+        K = len(run.history) - 1
+        if len(v) != K + 1:
+            raise ValueError(
+                f"LossPanel {self.label!r} got {len(v)} values but the run has {K + 1} states (k = 0..{K}); "
+                "give one value per state, or a callable values(run, X, y)."
+            )
+        k = np.arange(K + 1)
+        finite = v[np.isfinite(v)]
+        lo, hi = (float(finite.min()), float(finite.max())) if len(finite) else (0.0, 1.0)
+        ylim = self.ylim if (self.ylim is not None and not self.logy) else _spec.padded(lo, hi)
+        xlim = _spec.padded(0, K) if K > 0 else [-0.1, 1.0]
+        ms = float(np.sqrt(s.marker_size))
+        curve = _spec.line(k, v, color=_style.CURVE_COLOR, width=s.line_width * 0.8,
+                           marker="o" if K + 1 <= 60 else None, marker_size=ms * 0.6, dot=k, dot_size=ms * 1.3,
+                           dot_face=_style.CURSOR_FACE_COLOR, dot_edge="#000000", dot_edge_width=s.marker_edge * 1.5)
+        return _spec.chart("loss", K=K, title=self.label, xlabel="update k", ylabel=self.ylabel or "", xlim=xlim,
+                           ylim=ylim, lines=[curve], cursor=k, cursor_color=_style.CURSOR_COLOR,
+                           cursor_width=s.line_width * 0.9, yscale="symlog" if self.logy else "linear",
+                           name=f"{self.label} along the run", wide=True)
 
 
 class LiftedPanel:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from .. import panel_specs as _spec
 from ..readout import num, state_lines
 from .averaged import LAST_COLOR, show_points
 
@@ -75,6 +76,19 @@ class MaxMarginPanel:
         h = self.run.history
         _plot.update_boundary(self.current, h.w[k], h.b[k])
         return [self.current]
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the maximum-margin line and its band drawn on
+        the data panel (whose boundary is the current line), and its legend entry."""
+        sep, s = self.separator, style
+        width = s.line_width * 1.2
+        lines = [_spec.overlay_line(sep.w, sep.b, color=MAX_MARGIN_COLOR, width=width, cls="pp-max-margin")]
+        for side in (-1.0, 1.0):  # <w, x> + b = ±γ*: the band's edges
+            lines.append(_spec.overlay_line(sep.w, sep.b - side * sep.gamma, color=MAX_MARGIN_COLOR,
+                                            width=s.line_width * 0.5, linestyle=":", cls="pp-band"))
+        return _spec.overlay("max_margin", K=len(run.history) - 1, lines=lines,
+                             legend=[_spec.legend_entry("maximum margin", color=MAX_MARGIN_COLOR, width=width)],
+                             name="the maximum-margin line and its band")
 
 
 class MarginReadout:

@@ -22,8 +22,10 @@ from matplotlib.lines import Line2D
 from matplotlib.transforms import ScaledTranslation
 
 from ...core import analysis as _an
+from ...core.curves import epoch_steps
 from ...draw import plotting as _plot
 from ...draw import style as _style
+from .. import panel_specs as _spec
 from ..readout import plural as _plural
 from .data import DataPanel
 
@@ -136,6 +138,28 @@ class EpochPanel:
         self.line.set_data(t[done], self.err[done])
         self.cursor.set_xdata([e, e])
         return list(self.bars.patches) + [self.line, self.cursor]
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the bars, the line and the cursor at each
+        step, as `update` shows them; the numbers from `core.curves.epoch_steps`."""
+        s = style
+        K = len(run.history) - 1
+        e = epoch_steps(run, X, y)
+        T = len(e.errors)
+        t = np.arange(1, T + 1)
+        ms = float(np.sqrt(s.marker_size))
+        misclassified = "misclassified after epoch t" if s.legend_size <= 12 else "misclassified\nafter epoch t"
+        top = max(int(e.updates[-1].max(initial=0)), int(e.errors.max(initial=0)), 1)
+        bar_set = _spec.bars(t, e.updates, color=BAR_COLOR, edge="#000000", edge_width=s.thin_width * 0.6)
+        curve = _spec.line(t, e.errors, color=_style.CURVE_COLOR, width=s.line_width * 0.8, marker="s",
+                           marker_size=ms * 0.8, upto=e.done)
+        legend = [_spec.legend_entry("updates in epoch t", color=BAR_COLOR, shape="bar"),
+                  _spec.legend_entry(misclassified, color=_style.CURVE_COLOR, width=s.line_width * 0.8, marker="s"),
+                  _spec.legend_entry("current epoch", color=_style.CURSOR_COLOR, width=s.line_width * 0.9)]
+        return _spec.chart("epochs", K=K, title=self.title or None, xlabel="epoch t", ylabel="examples",
+                           xlim=[0.4, T + 0.6], ylim=[0, top * 1.08 + 0.3], lines=[curve], bar_sets=[bar_set],
+                           cursor=e.current, cursor_color=_style.CURSOR_COLOR, cursor_width=s.line_width * 0.9,
+                           legend=legend if self.legend else [], yinteger=True, name="updates and errors per epoch")
 
 
 def draw_epoch_curves(ax, run, X, y, *, title="per epoch", legend=True) -> EpochPanel:
