@@ -135,3 +135,68 @@ class LiftedPanel:
         else:
             self.ring.set_data_3d([], [], [])
         return moved + [self.ring]
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (kind ``"lifted"``, drawn by ``front/lifted.js``), computed once.
+
+        ``K`` is the run's last step. The numbers come from `core.lift_view`: ``box`` (the view's box, as `draw` fixes it), ``points`` (the lifted
+        points), ``bowl`` (the bowl's wire mesh cut to the box: polylines), ``planes`` (for each k = 0..K the polygon
+        where the plane of state k meets the box: 0 or 3..6 vertices, in order), and ``aspect`` (the box's shape on
+        the screen). ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's
+        meaning); the student turns it in the browser, which projects by `core.lift_view.project`. ``alt`` is one
+        sentence per step (the picture's name, without the view's angles, which the browser adds). The ringed
+        example, the labels and the sizes are the run's (its ``ring``, ``y`` and ``style``).
+        """
+        from ...core import frames as _frames
+        from ...core import lift_view as _lv
+
+        h = run.history
+        if h.w.shape[1] != 3:
+            raise ValueError(f"LiftedPanel needs a run on 3 lifted features; this run has w of length "
+                             f"{h.w.shape[1]}.")
+        Z = _lv.lifted_points(X)
+        y = np.asarray(y, dtype=float).ravel()
+        if len(Z) != len(y):
+            raise ValueError(f"X has {len(Z)} rows but y has {len(y)} labels: give one label per point.")
+        box = _lv.view_box(Z)
+        wrong = _frames.mistakes_at_each_step(run, Z, y)
+        planes = [_lv.plane_polygon(h.w[k], h.b[k], box) for k in range(len(h))]
+        n = len(Z)
+        alt = [self._words(h.w[k], float(h.b[k]), k, n, len(planes[k]) > 0, len(wrong[k])) for k in range(len(h))]
+        return {
+            "kind": "lifted",
+            "K": len(h) - 1,
+            "title": self.title,
+            "view": {"elev": float(self.elev), "azim": float(self.azim)},
+            "aspect": list(_lv.ASPECT),
+            "box": box.tolist(),
+            "points": Z.tolist(),
+            "bowl": [np.round(piece, 6).tolist() for piece in _lv.bowl_mesh(box)],
+            "planes": [p.tolist() for p in planes],
+            "alt": alt,
+            "colors": {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"},
+            "plane_alpha": 0.35,
+        }
+
+    @staticmethod
+    def _words(w, b, k, n, in_view, wrong) -> str:
+        """The lifted picture at step k in one sentence (the view's angles left to the browser)."""
+        from ...core import kernels as _kernels
+
+        head = f"The {n} lifted points on the bowl z = x₁² + x₂²"
+        where = "at the start" if k == 0 else f"after update {k}"
+        if not np.any(w):
+            return f"{head}; w = 0 {where}: no plane."
+        plane = f"{head} and the plane {where}, w = ({', '.join(f'{v:.3g}' for v in w)}), b = {b:.3g}"
+        curve = _kernels.circle_from_plane(w, b)
+        if curve.kind == "circle":
+            c = ", ".join(f"{v:.2f}" for v in curve.center)
+            meets = f"it cuts the bowl above the circle of radius {curve.radius:.2f} about ({c})"
+        elif curve.kind == "point":
+            meets = "it touches the bowl at one point"
+        elif curve.kind == "empty":
+            meets = f"it misses the bowl: every point gets {'+1' if w[2] > 0 else '−1'}"
+        else:
+            meets = "it stands upright (w₃ = 0) and cuts the bowl above a line"
+        seen = "" if in_view else ", outside the view's box"
+        return f"{plane}: {meets}{seen}; mistakes now: {wrong} of {n}."

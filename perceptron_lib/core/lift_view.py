@@ -1,0 +1,281 @@
+"""Lesson 05's lifted view as numbers: the view's box, the plane of a state cut to that box, the bowl's wire
+mesh, and the projection that turns the box on a screen.
+
+The lift is phi(x1, x2) = (x1, x2, x1^2 + x2^2): every lifted point lies on the bowl z = x1^2 + x2^2, and a
+state (w, b) of a run on lifted points is the plane <w, p> + b = 0. The browser's lifted panel
+(``perceptron_lib/player/front/lifted.js``) draws what these functions compute: Python sends the box, the
+mesh and each step's plane polygon once, and the browser projects them at the view angles the student turns
+to, by the formula of `project` (ported line for line, and held equal to it by a Chromium test).
+
+* `view_box`: the box around the lifted points (padded as the kernel's 3-D view pads them).
+* `plane_polygon`: the convex polygon where a plane meets the box (none when it misses it).
+* `bowl_mesh`: rings and spokes of the bowl, cut to the box.
+* `view_axes`, `project`, `picture_size`: the orthographic projection at elevation and azimuth angles
+  (matplotlib's meaning of both), at one scale for every angle, and the picture the box fits at every angle.
+
+Pure: no widgets, no drawing.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+
+__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "view_axes", "project", "picture_size"]
+
+#: The box's shape on the screen: its x, y and z sides in the ratio 4 : 4 : 3 (matplotlib's 3-D axes).
+ASPECT = (1.0, 1.0, 0.75)
+
+
+def _box(box) -> np.ndarray:
+    B = np.asarray(box, dtype=float)
+    if B.shape != (3, 2) or not np.all(np.isfinite(B)) or np.any(B[:, 1] <= B[:, 0]):
+        raise ValueError(f"box must be three (low, high) pairs with low < high, such as [(-1, 1), (-1, 1), (0, 2)]; "
+                         f"got {np.asarray(box).tolist()!r}.")
+    return B
+
+
+def lifted_points(X) -> np.ndarray:
+    """The lifted points (x1, x2, z) of X: its three columns when it has them, else (x1, x2, x1^2 + x2^2).
+
+    Examples
+    --------
+    >>> lifted_points([[1.0, 2.0]]).tolist()
+    [[1.0, 2.0, 5.0]]
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(f"X must have shape (n, 2) (points in the plane) or (n, 3) (lifted points); got {X.shape}.")
+    z = X[:, 2] if X.shape[1] >= 3 else X[:, 0] ** 2 + X[:, 1] ** 2
+    return np.column_stack([X[:, 0], X[:, 1], z])
+
+
+def view_box(Z, *, pad=0.08) -> np.ndarray:
+    """The box (rows (low, high) for x1, x2, z) around the lifted points Z, each side padded by `pad` of its length.
+
+    A side of length 0 is padded by `pad` itself; no points give the bowl's bottom, [-1, 1]^2 x [0, 2]. This is the
+    box the kernel's 3-D view (`draw.surfaces.draw_lifted`) fixes its axes to.
+
+    Examples
+    --------
+    >>> view_box([[0.0, 0.0, 0.0], [1.0, 2.0, 5.0]], pad=0.1).tolist()
+    [[-0.1, 1.1], [-0.2, 2.2], [-0.5, 5.5]]
+    """
+    Z = np.asarray(Z, dtype=float).reshape(-1, 3)
+    if len(Z) == 0:
+        return np.array([[-1.0, 1.0], [-1.0, 1.0], [0.0, 2.0]])
+    lo, hi = Z.min(axis=0), Z.max(axis=0)
+    room = pad * np.where(hi > lo, hi - lo, 1.0)
+    return np.column_stack([lo - room, hi + room])
+
+
+def _clip_halfplane(poly, dep, bound, keep_below):
+    """The part of the convex polygon `poly` (rows (u, v)) where its affine function, valued `dep` at the vertices, is
+    <= bound (or >= bound); vertices made on the cut get the value bound exactly. Returns (vertices, values)."""
+    out, val = [], []
+    inside = dep <= bound if keep_below else dep >= bound
+    n = len(poly)
+    for a in range(n):
+        b = (a + 1) % n
+        if inside[a]:
+            out.append(poly[a])
+            val.append(dep[a])
+        if inside[a] != inside[b]:
+            t = (bound - dep[a]) / (dep[b] - dep[a])
+            out.append(poly[a] + t * (poly[b] - poly[a]))
+            val.append(bound)
+    return np.array(out).reshape(-1, 2), np.array(val, dtype=float)
+
+
+def plane_polygon(w, b, box) -> np.ndarray:
+    """The polygon where the plane <w, p> + b = 0 meets the box, its vertices in order around it.
+
+    Parameters
+    ----------
+    w : array of 3 numbers; b : number
+        The plane (a state of a run on lifted points).
+    box : three (low, high) pairs
+        For x1, x2 and z (`view_box`).
+
+    Returns
+    -------
+    ndarray of shape (m, 3)
+        m = 3..6 vertices of a convex polygon, each on the plane and on a face of the box; m = 0 when the plane
+        misses the box or only touches it (at a corner or along an edge: a polygon of area under 1e-12 of the box's
+        longest side squared counts as none), and for w = 0. A plane along a face of the box gives that face.
+
+    How: the coordinate with the largest |w_i| is solved for, so the plane is the graph of an affine function over
+    the box's face of the other two; that rectangle, cut where the function leaves the box's range, is the polygon
+    seen along that axis (a rectangle cut by two half-planes stays convex and keeps its order).
+
+    Examples
+    --------
+    >>> plane_polygon([0, 0, -1], 1.0, [(-1, 1), (-1, 1), (0, 2)]).tolist()  # z = 1: a square
+    [[-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, 1.0], [-1.0, 1.0, 1.0]]
+    >>> len(plane_polygon([0, 0, -1], 3.0, [(-1, 1), (-1, 1), (0, 2)]))  # z = 3: above the box
+    0
+    """
+    w = np.asarray(w, dtype=float).ravel()
+    if w.shape != (3,):
+        raise ValueError(f"plane_polygon needs w of length 3 (a plane over lifted points); got length {w.shape[0]}.")
+    B = _box(box)
+    b = float(b)
+    if not np.any(w) or not np.all(np.isfinite(w)) or not np.isfinite(b):
+        return np.empty((0, 3))
+    d = int(np.argmax(np.abs(w)))  # solved for: p_d = -(b + w_u p_u + w_v p_v) / w_d
+    u, v = [i for i in range(3) if i != d]
+    coef, const = -np.array([w[u], w[v]]) / w[d], -b / w[d]
+    (u0, u1), (v0, v1) = B[u], B[v]
+    poly = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
+    dep = poly @ coef + const
+    # within rounding of a face is on it: a plane along a face gives the face, whichever way b / w_d was rounded
+    near = 1e-12 * (B[d, 1] - B[d, 0])
+    dep = np.where(np.abs(dep - B[d, 0]) <= near, B[d, 0], np.where(np.abs(dep - B[d, 1]) <= near, B[d, 1], dep))
+    for bound, below in ((B[d, 1], True), (B[d, 0], False)):
+        if len(poly) == 0:
+            break
+        poly, dep = _clip_halfplane(poly, dep, bound, below)
+    if len(poly) < 3:
+        return np.empty((0, 3))
+    P = np.empty((len(poly), 3))
+    P[:, u], P[:, v], P[:, d] = poly[:, 0], poly[:, 1], np.clip(dep, *B[d])
+    # a cut through a corner makes a vertex twice; a plane along an edge or a face's corner leaves no area
+    tol = 1e-12 * float(np.max(B[:, 1] - B[:, 0]))
+    keep = np.linalg.norm(P - np.roll(P, 1, axis=0), axis=1) > tol
+    P = P[keep]
+    if len(P) < 3:
+        return np.empty((0, 3))
+    e1, e2 = P[1:-1] - P[0], P[2:] - P[0]
+    if np.max(np.linalg.norm(np.cross(e1, e2), axis=1)) <= tol * float(np.max(B[:, 1] - B[:, 0])):
+        return np.empty((0, 3))
+    return P
+
+
+def _inside(P, B) -> np.ndarray:
+    return np.all((P >= B[:, 0]) & (P <= B[:, 1]), axis=-1)
+
+
+def _edge_of_box(curve, t_in, t_out, B) -> float:
+    """The parameter where `curve` leaves the box between t_in (inside) and t_out (outside): bisection, the inside
+    end kept, so the point is in the box and within about 1e-15 of the curve's parameter range of its face."""
+    for _ in range(60):
+        mid = (t_in + t_out) / 2
+        if _inside(curve(np.array([mid]))[0], B):
+            t_in = mid
+        else:
+            t_out = mid
+    return t_in
+
+
+def _pieces_in_box(curve, t, B) -> list:
+    """The pieces of the curve ``curve(t)`` (rows (x, y, z)) inside the box, sampled at the parameters `t`; where it
+    crosses a face between two samples the piece ends at the crossing, found on the curve itself."""
+    inside = _inside(curve(t), B)
+    pieces, cur = [], []
+    for j in range(len(t)):
+        if inside[j]:
+            if not cur and j > 0:  # comes in between t[j - 1] and t[j]
+                cur.append(_edge_of_box(curve, t[j], t[j - 1], B))
+            cur.append(t[j])
+        elif cur:  # goes out between t[j - 1] and t[j]
+            cur.append(_edge_of_box(curve, t[j - 1], t[j], B))
+            pieces.append(cur)
+            cur = []
+    if cur:
+        pieces.append(cur)
+    return [curve(np.array(piece)) for piece in pieces if len(piece) >= 2]
+
+
+def _ring(a, *, r):
+    """The bowl's circle of radius r at the angles a."""
+    return np.column_stack([r * np.cos(a), r * np.sin(a), np.full(np.shape(a), r * r)])
+
+
+def _spoke(s, *, a):
+    """The bowl's line up its side at the angle a, at the radii s."""
+    return np.column_stack([s * np.cos(a), s * np.sin(a), s * s])
+
+
+def bowl_mesh(box, *, rings=6, spokes=24, samples=96) -> list:
+    """The bowl z = x1^2 + x2^2 as a wire mesh cut to the box: a list of polylines (arrays of rows (x1, x2, z)).
+
+    `rings` circles of equally spaced radii between the radius of the box's floor (or 0) and that of its top, and
+    `spokes` lines from the bottom of the bowl up its side at equally spaced angles; each sampled at `samples` points
+    (spokes at a quarter as many), and cut where it leaves the box (at the crossing on the bowl, not on a chord).
+    Every point is on the bowl and in the box.
+
+    Examples
+    --------
+    >>> mesh = bowl_mesh([(-1, 1), (-1, 1), (0, 2)], rings=2, spokes=4)
+    >>> all(np.allclose(p[:, 2], p[:, 0] ** 2 + p[:, 1] ** 2) for p in mesh)
+    True
+    """
+    B = _box(box)
+    if B[2, 1] <= 0:
+        return []
+    r_lo, r_hi = np.sqrt(max(B[2, 0], 0.0)), np.sqrt(B[2, 1])
+    mesh = []
+    for r in np.linspace(r_lo, r_hi, rings + 2)[1:-1]:  # strictly between the floor and the top
+        mesh += _pieces_in_box(partial(_ring, r=r), np.linspace(0.0, 2 * np.pi, samples + 1), B)
+    for a in np.linspace(0.0, 2 * np.pi, spokes, endpoint=False):
+        mesh += _pieces_in_box(partial(_spoke, a=a), np.linspace(r_lo, r_hi, max(samples // 4, 2)), B)
+    return mesh
+
+
+def view_axes(elev, azim) -> np.ndarray:
+    """The screen's right, up and toward-the-viewer directions in the box's shaped coordinates, as rows.
+
+    `elev` and `azim` in degrees, as matplotlib's `view_init`: the viewer looks from the direction
+    (cos e cos a, cos e sin a, sin e). At elevation 90 and azimuth -90 x1 runs to the right and x2 up.
+
+    Examples
+    --------
+    >>> (np.round(view_axes(90, -90), 12) + 0.0).tolist()  # + 0.0: no -0.0
+    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+    e, a = np.deg2rad(float(elev)), np.deg2rad(float(azim))
+    right = np.array([-np.sin(a), np.cos(a), 0.0])
+    up = np.array([-np.sin(e) * np.cos(a), -np.sin(e) * np.sin(a), np.cos(e)])
+    toward = np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+    return np.vstack([right, up, toward])
+
+
+def project(P, *, box, elev, azim, size) -> np.ndarray:
+    """Where the points P (rows (x1, x2, z)) fall in a picture `size` pixels tall, and how near they are.
+
+    The box is shaped to `ASPECT` (sides 1, 1, 0.75) about its centre, turned to (elev, azim) (`view_axes`), and
+    seen along the viewing direction (orthographic). One scale for every angle, so the box keeps its size while it
+    turns: the box's diagonal is `size` pixels, which is as tall as it can look (seen along no axis), and the
+    picture is `picture_size(size)` wide, as wide as the box can look (the diagonal of its floor, seen from the
+    side). Pixels run right and down from the picture's top left corner.
+
+    Returns
+    -------
+    ndarray of shape (n, 3)
+        Columns: pixels to the right, pixels down, and depth (larger is nearer the viewer, in shaped units).
+
+    Examples
+    --------
+    >>> project([[0.0, 0.0, 1.0]], box=[(-1, 1), (-1, 1), (0, 2)], elev=24, azim=-58, size=400).round(3).tolist()
+    [[176.69, 200.0, 0.0]]
+    """
+    B = _box(box)
+    P = np.asarray(P, dtype=float).reshape(-1, 3)
+    shaped = (P - B.mean(axis=1)) / (B[:, 1] - B[:, 0]) * np.asarray(ASPECT)
+    R = view_axes(elev, azim)
+    scale = float(size) / float(np.linalg.norm(ASPECT))
+    width = picture_size(size)[0]
+    s = shaped @ R.T
+    return np.column_stack([width / 2 + scale * s[:, 0], size / 2 - scale * s[:, 1], s[:, 2]])
+
+
+def picture_size(size) -> tuple:
+    """(width, height) in pixels of the picture `project` draws in for a given `size`: the box fits at every angle.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in picture_size(400)]
+    [353.381, 400.0]
+    """
+    return float(size) * float(np.hypot(ASPECT[0], ASPECT[1]) / np.linalg.norm(ASPECT)), float(size)

@@ -1,0 +1,301 @@
+"""Lesson 05's lifted view as numbers (`core.lift_view`) and `LiftedPanel.front`, the spec the browser draws.
+
+The plane's polygon is checked against facts that do not use its algorithm: each vertex is on the plane and on a
+face of the box, the polygon is convex and has area, its vertices are exactly where the plane crosses the box's
+twelve edges, it is empty exactly when all eight corners lie on one side, and hand-worked cases (a square, a
+triangle, the regular hexagon of the cube). The projection: hand-worked top and side views, an orthonormal turn,
+and the box inside the picture at every angle (touching its edges at the angles that make it widest and tallest).
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron_lib.core import data, kernels
+from perceptron_lib.core.frames import mistakes_at_each_step
+from perceptron_lib.core.lift_view import (
+    ASPECT,
+    bowl_mesh,
+    lifted_points,
+    picture_size,
+    plane_polygon,
+    project,
+    view_axes,
+    view_box,
+)
+from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.draw import style
+from perceptron_lib.player import LiftedPanel
+
+CUBE = [(0.0, 1.0), (0.0, 1.0), (0.0, 1.0)]
+
+
+def _corners(box):
+    B = np.asarray(box, dtype=float)
+    return np.array([[B[0, i], B[1, j], B[2, k]] for i, j, k in product((0, 1), repeat=3)])
+
+
+def _edge_crossings(w, b, box):
+    """Where the plane crosses the box's twelve edges (an edge's end counts when it is on the plane)."""
+    C = _corners(box)
+    f = C @ w + b
+    out = [C[a] for a in range(8) if f[a] == 0]
+    for a in range(8):
+        for c in range(a + 1, 8):
+            if bin(a ^ c).count("1") != 1:
+                continue
+            if f[a] * f[c] < 0:
+                out.append(C[a] + f[a] / (f[a] - f[c]) * (C[c] - C[a]))
+    return np.array(out).reshape(-1, 3)
+
+
+def _check_polygon(P, w, b, box):
+    """Every fact a plane's polygon in a box must have."""
+    B = np.asarray(box, dtype=float)
+    size = float(np.max(B[:, 1] - B[:, 0]))
+    w = np.asarray(w, dtype=float)
+    assert 3 <= len(P) <= 6
+    # on the plane
+    assert np.all(np.abs(P @ w + b) <= 1e-9 * (np.linalg.norm(w) * (size + np.abs(B).max()) + abs(b)))
+    # in the box, and on one of its faces
+    assert np.all(P >= B[:, 0] - 1e-12 * size) and np.all(P <= B[:, 1] + 1e-12 * size)
+    on_face = np.min(np.abs(P[:, :, None] - B[None, :, :]).reshape(len(P), -1), axis=1)
+    assert np.all(on_face <= 1e-9 * size)
+    # convex, in order: every turn the same way about the plane's normal, and some area
+    turns = np.cross(np.roll(P, -1, axis=0) - P, np.roll(P, -2, axis=0) - np.roll(P, -1, axis=0)) @ w
+    assert np.all(turns > 0) or np.all(turns < 0), turns
+    # the vertices are the edge crossings: each vertex is a crossing, and each crossing a vertex
+    X = _edge_crossings(w, b, box)
+    near = np.linalg.norm(X[:, None, :] - P[None, :, :], axis=2) / size
+    assert near.min(axis=0).max() <= 1e-8 and near.min(axis=1).max() <= 1e-8
+
+
+# ---------------------------------------------------------------------------------------------- the plane's polygon
+def test_hand_worked_polygons():
+    square = plane_polygon([0, 0, -1], 1.0, [(-1, 1), (-1, 1), (0, 2)])
+    assert square.tolist() == [[-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, 1.0], [-1.0, 1.0, 1.0]]
+    # x + y + z = 1/2 cuts the corner of the unit cube: the triangle of the three points at 1/2 on its edges
+    tri = plane_polygon([1, 1, 1], -0.5, CUBE)
+    assert sorted(map(tuple, tri.tolist())) == [(0.0, 0.0, 0.5), (0.0, 0.5, 0.0), (0.5, 0.0, 0.0)]
+    # x + y + z = 3/2: the regular hexagon, its vertices the permutations of (1, 1/2, 0)
+    hexagon = plane_polygon([1, 1, 1], -1.5, CUBE)
+    from itertools import permutations
+
+    assert sorted(map(tuple, hexagon.tolist())) == sorted(set(permutations((1.0, 0.5, 0.0))))
+    sides = np.linalg.norm(hexagon - np.roll(hexagon, 1, axis=0), axis=1)
+    assert np.allclose(sides, np.sqrt(0.5))  # in order around it: six equal sides
+    # x = 0.25: the cross-section square, whatever the sign of w
+    for w, b in (([1, 0, 0], -0.25), ([-4, 0, 0], 1.0)):
+        P = plane_polygon(w, b, CUBE)
+        assert sorted(map(tuple, P.tolist())) == [(0.25, j, k) for j in (0.0, 1.0) for k in (0.0, 1.0)]
+    # a plane along a face of the box is that face
+    assert sorted(map(tuple, plane_polygon([0, 0, 1], 0.0, CUBE).tolist())) == [
+        (i, j, 0.0) for i in (0.0, 1.0) for j in (0.0, 1.0)]
+
+
+@pytest.mark.parametrize("w, b, why", [
+    ([1, 1, 1], 0.0, "through a corner only"),
+    ([1, 1, 1], -3.0, "through the far corner only"),
+    ([1, 1, 0], 0.0, "along an edge"),
+    ([1, -1, 0], 1.0, "along the edge x = 0, y = 1"),
+    ([0, 0, -1], 5.0, "above the box"),
+    ([2, 1, 3], 10.0, "beside the box"),
+    ([0, 0, 0], 1.0, "w = 0: no plane"),
+    ([np.nan, 0, 1], 0.0, "not a number"),
+])
+def test_no_polygon_where_the_plane_misses_the_box_or_only_touches_it(w, b, why):
+    assert plane_polygon(w, b, CUBE).shape == (0, 3), why
+
+
+def test_bad_input_is_refused_with_a_clear_message():
+    with pytest.raises(ValueError, match="w of length 3"):
+        plane_polygon([1, 2], 0.0, CUBE)
+    with pytest.raises(ValueError, match="box must be three"):
+        plane_polygon([1, 2, 3], 0.0, [(0, 1), (1, 0), (0, 1)])
+    with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
+        lifted_points([1.0, 2.0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    # each weight 0 or at least 0.01 in size: a weight of 1e-12 beside 1 puts the crossing anywhere along an edge
+    # within rounding (the plane is parallel to it up to 1e-12), for this function and for any other
+    w=st.lists(st.one_of(st.just(0.0), st.floats(0.01, 5), st.floats(-5, -0.01)), min_size=3, max_size=3),
+    through=st.lists(st.floats(0, 1), min_size=3, max_size=3),
+    lo=st.lists(st.floats(-10, 10), min_size=3, max_size=3),
+    span=st.lists(st.floats(0.1, 20), min_size=3, max_size=3),
+    axis_aligned=st.sampled_from([None, 0, 1, 2]),
+)
+def test_every_polygon_is_on_the_plane_on_the_faces_convex_and_made_of_the_edge_crossings(w, through, lo, span,
+                                                                                           axis_aligned):
+    box = np.column_stack([lo, np.add(lo, span)])
+    w = np.array(w)
+    if axis_aligned is not None:  # planes parallel to an axis: a vertex where the plane meets an edge's end
+        w[axis_aligned] = 0.0
+    if np.abs(w).max() < 1e-3:
+        return
+    point = box[:, 0] + np.array(through) * (box[:, 1] - box[:, 0])  # the plane goes through a point of the box
+    b = -float(w @ point)
+    P = plane_polygon(w, b, box)
+    f = _corners(box) @ w + b
+    tol = 1e-10 * np.linalg.norm(w) * np.max(box[:, 1] - box[:, 0])  # a sliver thinner than 1e-12 of the box: none
+    if len(P) == 0:  # only when the box lies on one side, touching the plane at an edge or a corner at most
+        assert np.all(f >= -tol) or np.all(f <= tol)
+        assert np.sum(f == 0) <= 2  # a face in the plane is drawn: it is where the plane meets the box
+        return
+    _check_polygon(P, w, b, box)
+
+
+def test_every_plane_of_a_run_that_finds_no_separating_plane_is_cut_to_the_box():
+    """Lesson 05's rings with one inner point far outside (no plane separates the lifts): 100 states, each plane
+    drawn as its part inside the view's box, never as a plane across the whole 3-D view nor as nothing while it
+    crosses the box."""
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    X, y = np.vstack([X, [[3.0, 3.0]]]), np.append(y, 1.0)
+    Z = kernels.lift(X)
+    run = fit_perceptron(Z, y, max_epochs=8)
+    assert not run.converged
+    box = view_box(Z)
+    sizes = []
+    for w, b in zip(run.history.w, run.history.b, strict=True):
+        P = plane_polygon(w, b, box)
+        f = _corners(box) @ w + b
+        if np.any(w) and f.min() < 0 < f.max():
+            _check_polygon(P, w, b, box)
+            sizes.append(len(P))
+        else:
+            assert len(P) == 0
+    assert len(sizes) >= 90 and set(sizes) <= {3, 4, 5, 6}
+
+
+# ---------------------------------------------------------------------------------------------- box and bowl
+def test_the_view_box_is_the_kernel_views():
+    Z = lifted_points(np.array([[0.0, 0.0], [1.0, 2.0]]))
+    assert Z.tolist() == [[0.0, 0.0, 0.0], [1.0, 2.0, 5.0]]
+    assert np.allclose(view_box(Z), [[-0.08, 1.08], [-0.16, 2.16], [-0.4, 5.4]])
+    assert view_box(np.empty((0, 3))).tolist() == [[-1.0, 1.0], [-1.0, 1.0], [0.0, 2.0]]
+    assert np.allclose(view_box([[1.0, 1.0, 2.0]]), [[0.92, 1.08], [0.92, 1.08], [1.92, 2.08]])
+
+
+@pytest.mark.parametrize("box", [[(-2.5, 3.4), (-2.5, 3.4), (-0.8, 19.4)], [(-1, 1), (-1, 1), (0, 2)],
+                                 [(0.5, 2.0), (-1.0, 0.2), (1.0, 3.0)], [(-3, 3), (-3, 3), (-2, -1)]])
+def test_the_bowls_mesh_is_on_the_bowl_and_in_the_box(box):
+    mesh = bowl_mesh(box)
+    B = np.asarray(box, dtype=float)
+    if B[2, 1] <= 0:
+        assert mesh == []
+        return
+    assert mesh
+    for piece in mesh:
+        assert piece.shape[1] == 3 and len(piece) >= 2
+        assert np.allclose(piece[:, 2], piece[:, 0] ** 2 + piece[:, 1] ** 2, rtol=0, atol=1e-9)
+        assert np.all(piece >= B[:, 0] - 1e-9) and np.all(piece <= B[:, 1] + 1e-9)
+
+
+def test_the_bowls_mesh_reaches_the_box_top_and_cuts_at_its_sides():
+    box = [(-1.0, 1.0), (-1.0, 1.0), (0.0, 4.0)]  # the rings above z = 1 leave the box through its sides
+    mesh = bowl_mesh(box, rings=4, spokes=8)
+    top = max(piece[:, 2].max() for piece in mesh)
+    assert top == pytest.approx(2.0, abs=1e-9)  # the highest point in the box: a corner (1, 1, 2)
+    ends = np.vstack([piece[[0, -1]] for piece in mesh])
+    at_side = np.isclose(np.abs(ends[:, :2]).max(axis=1), 1.0)
+    assert at_side.sum() >= 8
+
+
+# ---------------------------------------------------------------------------------------------- the projection
+def test_hand_worked_views():
+    box = [(-1.0, 1.0), (-1.0, 1.0), (0.0, 2.0)]
+    size = 400.0
+    width, height = picture_size(size)
+    scale = size / np.linalg.norm(ASPECT)
+    # from above, azimuth -90: x1 to the right, x2 up the screen, z toward the viewer
+    top = project([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, 0.0, 2.0]], box=box, elev=90, azim=-90, size=size)
+    assert np.allclose(top[0], [width / 2 + scale * 0.5, size / 2, 0.0])
+    assert np.allclose(top[1], [width / 2, size / 2 - scale * 0.5, 0.0])
+    assert np.allclose(top[2, :2], [width / 2, size / 2]) and top[2, 2] == pytest.approx(0.375)
+    # from the side (elevation 0), azimuth -90: x1 to the right, z up, x2 away from the viewer
+    side = project([[0.0, 0.0, 2.0], [0.0, 1.0, 1.0]], box=box, elev=0, azim=-90, size=size)
+    assert np.allclose(side[0], [width / 2, size / 2 - scale * 0.375, 0.0])
+    assert np.allclose(side[1], [width / 2, size / 2, -0.5])
+
+
+@settings(max_examples=200, deadline=None)
+@given(elev=st.floats(-90, 90), azim=st.floats(-180, 180))
+def test_the_turn_is_orthonormal_and_the_box_fits_the_picture_at_every_angle(elev, azim):
+    R = view_axes(elev, azim)
+    assert np.allclose(R @ R.T, np.eye(3), atol=1e-12)
+    assert np.linalg.det(R) == pytest.approx(1.0)  # a turn, not a mirror: right x up = toward
+    box = [(-2.0, 3.0), (-1.0, 1.0), (0.0, 9.0)]
+    width, height = picture_size(300)
+    P = project(_corners(box), box=box, elev=elev, azim=azim, size=300)
+    assert np.all(P[:, 0] >= -1e-9) and np.all(P[:, 0] <= width + 1e-9)
+    assert np.all(P[:, 1] >= -1e-9) and np.all(P[:, 1] <= height + 1e-9)
+
+
+def test_the_picture_is_as_small_as_it_can_be():
+    """Seen from the side along a diagonal the box is as wide as the picture; along the longest diagonal, as tall."""
+    box = [(0.0, 1.0), (0.0, 1.0), (0.0, 1.0)]
+    size = 300
+    width, height = picture_size(size)
+    wide = project(_corners(box), box=box, elev=0, azim=45, size=size)
+    assert np.ptp(wide[:, 0]) == pytest.approx(width)
+    a = np.asarray(ASPECT)
+    elev = np.degrees(np.arctan2(np.hypot(a[0], a[1]), a[2]))  # the diagonal of the shaped box lies in the screen
+    tall = project(_corners(box), box=box, elev=elev, azim=45, size=size)
+    assert np.ptp(tall[:, 1]) == pytest.approx(height)
+
+
+# ---------------------------------------------------------------------------------------------- LiftedPanel.front
+def _lesson05():
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    Z = kernels.lift(X)
+    return fit_perceptron(Z, y), Z, y
+
+
+def test_the_panels_spec_holds_the_core_numbers_of_every_step():
+    run, Z, y = _lesson05()
+    spec = LiftedPanel().front(run, Z, y, style=style.get("notebook"))
+    assert json.loads(json.dumps(spec)) == spec
+    K = len(run.history) - 1
+    assert spec["kind"] == "lifted" and spec["K"] == K == 24
+    assert spec["view"] == {"elev": 24.0, "azim": -58.0} and spec["aspect"] == list(ASPECT)
+    assert np.array_equal(spec["points"], Z)
+    box = view_box(Z)
+    assert np.array_equal(spec["box"], box)
+    assert len(spec["planes"]) == len(spec["alt"]) == K + 1
+    for k in range(K + 1):
+        assert np.array_equal(np.reshape(spec["planes"][k], (-1, 3)),
+                              plane_polygon(run.history.w[k], run.history.b[k], box))
+    assert spec["planes"][0] == []  # w = 0
+    assert len(spec["bowl"]) == len(bowl_mesh(box))
+    for got, want in zip(spec["bowl"], bowl_mesh(box), strict=True):
+        assert np.allclose(got, want, atol=5e-7)
+    # the same panel from the two plane columns: the lift is made for it
+    assert LiftedPanel().front(run, Z[:, :2], y, style=style.get("notebook"))["points"] == spec["points"]
+
+
+def test_the_panels_words_say_what_the_plane_does_at_each_step():
+    run, Z, y = _lesson05()
+    alt = LiftedPanel().front(run, Z, y, style=style.get("lecture"))["alt"]
+    wrong = mistakes_at_each_step(run, Z, y)
+    assert alt[0] == "The 60 lifted points on the bowl z = x₁² + x₂²; w = 0 at the start: no plane."
+    assert "it misses the bowl: every point gets −1" in alt[1]  # the lesson: after update 1 the plane cuts nothing
+    c = kernels.circle_from_plane(run.history.w[24], run.history.b[24])
+    assert f"circle of radius {c.radius:.2f}" in alt[24] and alt[24].endswith("mistakes now: 0 of 60.")
+    for k, sentence in enumerate(alt):
+        assert sentence.endswith(f"{len(wrong[k])} of 60.") or k == 0
+
+
+def test_the_panel_refuses_a_run_that_is_not_on_lifted_points():
+    X, y = data.circles(20, r_inner=1.0, r_outer=2.0, seed=0)
+    with pytest.raises(ValueError, match="3 lifted features"):
+        LiftedPanel().front(fit_perceptron(X, y, max_epochs=2), X, y, style=style.get("notebook"))
+    with pytest.raises(ValueError, match="one label per point"):
+        Z = kernels.lift(X)
+        LiftedPanel().front(fit_perceptron(Z, y), Z, y[:-1], style=style.get("notebook"))
