@@ -139,13 +139,14 @@ class LiftedPanel:
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserPlayer` (kind ``"lifted"``, drawn by ``front/lifted.js``), computed once.
 
-        ``K`` is the run's last step. The numbers come from `core.lift_view`: ``box`` (the view's box, as `draw` fixes it), ``points`` (the lifted
-        points), ``bowl`` (the bowl's wire mesh cut to the box: polylines), ``planes`` (for each k = 0..K the polygon
-        where the plane of state k meets the box: 0 or 3..6 vertices, in order), and ``aspect`` (the box's shape on
-        the screen). ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's
-        meaning); the student turns it in the browser, which projects by `core.lift_view.project`. ``alt`` is one
-        sentence per step (the picture's name, without the view's angles, which the browser adds). The ringed
-        example, the labels and the sizes are the run's (its ``ring``, ``y`` and ``style``).
+        ``K`` is the run's last step. The numbers come from `core.lift_view`: ``box`` (the view's box, as `draw`
+        fixes it), ``points`` (the lifted points), ``bowl`` (the bowl's wire mesh cut to the box: polylines),
+        ``planes`` (for each k = 0..K the polygon where the plane of state k meets the box: 0 or 3..6 vertices, in
+        order), and ``aspect`` (the box's shape on the screen). ``view`` holds the angles the view starts at
+        (``elev``, ``azim``, degrees: matplotlib's meaning); the student turns it in the browser, which projects by
+        `core.lift_view.project`. ``alt`` is one sentence per step (the picture's name, without the view's angles,
+        which the browser adds). The ringed example, the labels and the sizes are the run's (its ``ring``, ``y`` and
+        ``style``).
         """
         from ...core import frames as _frames
         from ...core import lift_view as _lv
