@@ -14,6 +14,7 @@ The names below are the ones a lesson imports: ``from perceptron_lib.player impo
 """
 
 from .browser import BrowserPlayer
+from .browser_editor import BrowserEditor
 from .editor import PointEditor
 from .live import LiveFigure
 from .panels.curves import LiftedPanel, LossPanel
@@ -23,5 +24,5 @@ from .switch import Controlled, RunSwitch, with_controls
 
 __all__ = [
     "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure", "PointEditor",
-    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer",
+    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer", "BrowserEditor",
 ]

@@ -1,0 +1,302 @@
+"""`BrowserEditor`: the student's own points, placed, dragged and removed in the browser (an anywidget widget).
+
+    editor = BrowserEditor(run, X, y)     # the run's settings fit the student's points
+    editor                                # as a cell's last value, or display(editor)
+
+The browser owns the points while the student edits: each edit is checked by the rules of `core.edits`, fitted by
+the browser's perceptron (``front/perceptron.js``, the library's step rule and meaning of zero) and drawn at once,
+with no message to wait for. The points then go to Python, which fits them with the library and sends its run: the
+readout shows the library's numbers. With no kernel (a page with the widget's state saved) the browser's own run
+and words (``front/words.js``, held equal to `readout.state_lines` and `own_data.summary_lines`) are what shows.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+
+import anywidget
+import numpy as np
+import traitlets
+
+from .._validation import check_X_y
+from ..core import edits
+from ..core.frames import step_numbers
+from ..core.own_data import MAX_POINTS, empty_run, fit_settings, points_literal, summarize, summary_lines
+from ..core.training import fit_perceptron
+from ..draw import style as _style
+from . import front
+from .browser import RUN_VERSION, _Still, run_trait
+from .panels.data import DataPanel
+from .readout import alt_text, state_lines
+from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
+
+__all__ = ["BrowserEditor", "EDIT_HINT", "EDITOR_MODULES", "editor_source"]
+
+#: What a click does: the end of the picture's accessible name (``front/editor_ui.js`` says the same).
+EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class), drag a point to move it, "
+             "alt-click it to remove it.")
+#: The editor's own modules, joined after the player's (``front/``).
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "runspec.js", "editor_ui.js", "editor.js")
+#: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
+SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
+
+_PLAYER_ENTRY = re.compile(r"^export default \{ render \};\n", re.M)
+
+
+def editor_source() -> str:
+    """The editor's front end as one ES module: the perceptron, the player and the editor's modules, joined by
+    `front.source`; the player's own anywidget entry is left out (the editor's is the module's default export)."""
+    text = front.source(front.MODULES + front.PLAYER_MODULES + EDITOR_MODULES)
+    text, found = _PLAYER_ENTRY.subn("", text)
+    if found != 1:
+        raise RuntimeError(f"player.js must end with one 'export default {{ render }};'; found {found}: the editor's "
+                           "module can only have its own default export.")
+    return text
+
+
+def _settings(base: dict, settings) -> dict:
+    """The fit's settings as JSON: `settings` over `base` (both `fit_perceptron` keywords), checked."""
+    extra = dict(settings or {})
+    unknown = sorted(set(extra) - set(SETTINGS))
+    if unknown:
+        raise ValueError(f"settings takes fit_perceptron's keywords {', '.join(SETTINGS)}; got {', '.join(unknown)}.")
+    out = {**base, **extra}
+    if out.get("order") == "random":
+        out.setdefault("rng", 0)
+        if isinstance(out["rng"], bool) or not isinstance(out["rng"], numbers.Integral):
+            raise ValueError(f"rng must be a whole number (the seed the browser's fit takes too); got {out['rng']!r}.")
+    fit_perceptron(np.array([[1.0, 0.0]]), np.array([1.0]), **out)  # the library's own checks, with their messages
+    return {name: (np.asarray(v, dtype=float).tolist() if name == "w0" else v) for name, v in out.items()}
+
+
+def _as_points(value, max_points=MAX_POINTS):
+    """The ``points`` or ``lesson`` trait's [X, y] as arrays, checked by the edit rules; raises TraitError."""
+    try:
+        X, y = value
+        state = edits.start(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y, dtype=float).ravel(),
+                            max_points=max_points)
+    except (TypeError, ValueError) as exc:
+        raise traitlets.TraitError(f"points must be [X, y] by the editor's rules: {exc}") from None
+    return state.arrays()
+
+
+def _as_trait(X, y) -> list:
+    return [np.asarray(X, dtype=float).reshape(-1, 2).tolist(), [1 if v > 0 else -1 for v in np.ravel(y)]]
+
+
+class BrowserEditor(ShownWidget, anywidget.AnyWidget):
+    """The student's own points on a player's picture, edited in the browser; the run on them after every edit.
+
+    Parameters
+    ----------
+    run : Run
+        A run of 2-D data from `fit_perceptron`: its settings (rule, start, order, eta, offset) fit every new set
+        of points (`own_data.fit_settings`).
+    X, y : array-like
+        The lesson's points (at least one), X of shape (n, 2), y in {-1, +1}: the editor starts from them, and
+        "Start again" comes back to them.
+    fit : callable, optional
+        ``fit(X, y) -> Run``: what Python fits the points with when a kernel runs (default `fit_perceptron` with
+        `settings`). The browser fits with `settings`; a `fit` that computes another run replaces the browser's
+        picture when its run arrives (a lesson that changes its fit sets `settings` too, so that both agree).
+    settings : dict, optional
+        `fit_perceptron` keywords over the run's: eta, max_epochs, order, rng (an int), w0, b0, fit_bias,
+        update_on, margin.
+    max_epochs : int
+        Passes of the fit (it stops earlier when it converges or cycles).
+    separator : str
+        What separates, in the readout's words ("line", "plane of the lift"...).
+    max_points : int
+    style : None, "notebook", "lecture" or Style
+    interval_ms : int
+        Time between steps while playing, ms.
+    k : int
+        The step shown first.
+
+    The contract with the front end (``front/editor.js``)
+    -----------------------------------------------------
+    Synced traits:
+
+    ``run`` (dict, Python -> browser): the library's run on the points, in `BrowserPlayer`'s format
+        (`browser.run_trait`, ``version`` `RUN_VERSION`): its ``lines`` are `readout.state_lines` followed by
+        `own_data.summary_lines`, its ``alt`` `readout.alt_text` followed by `EDIT_HINT`. The browser draws it
+        only while its points are the run's ``X`` and ``y`` (a run of older points is dropped), in its own view,
+        at the step shown, keeping the focus, the keyboard cursor and the selection.
+    ``points`` (list ``[X, y]``, both ways): the points now, X as pairs and y as +1/-1. The browser sets it after
+        each edit (with ``k``, one message); Python sets it in `load` (the browser then loads them as an edit the
+        student can undo). Python fits every new value and sets ``run``.
+    ``lesson`` (list ``[X, y]``, Python -> browser): where "Start again" goes back to.
+    ``settings`` (dict, Python -> browser): the fit's `fit_perceptron` keywords (JSON); a new value refits.
+    ``options`` (dict, Python -> browser, once): ``separator``, ``max_points``, ``hint``.
+    ``k`` (int, both ways), ``interval_ms`` (int, both ways): the step shown and the speed, as `BrowserPlayer`'s;
+        the browser may show a step of its own run beyond the library's K for the moment between an edit and
+        the library's run.
+
+    In the browser every edit is fitted by ``front/perceptron.js`` and worded by ``front/words.js`` (the
+    library's rules, held equal to it in tests), and drawn by the stepping player's ``mountPlayer``; the
+    undo and redo history, the view, the class of a new point and the keyboard cursor live there.
+    Exercises read the points (`exercises.points_of`: ``points``, or `X` and `y`).
+    """
+
+    _esm = editor_source()
+    run = traitlets.Dict().tag(sync=True)
+    points = traitlets.List().tag(sync=True)
+    lesson = traitlets.List().tag(sync=True)
+    settings = traitlets.Dict().tag(sync=True)
+    options = traitlets.Dict().tag(sync=True)
+    k = traitlets.Int(0).tag(sync=True)
+    interval_ms = traitlets.Int(500).tag(sync=True)
+
+    def __init__(self, run, X, y, *, fit=None, settings=None, max_epochs=100, separator="line",
+                 max_points=MAX_POINTS, style=None, interval_ms=500, k=0):
+        X, y = check_X_y(X, y)
+        if X.shape[1] != 2:
+            raise ValueError(f"BrowserEditor edits points in the plane; got X with {X.shape[1]} features.")
+        if fit is not None and not callable(fit):
+            raise TypeError(f"fit must be a function fit(X, y) -> Run, or None; got {type(fit).__name__}.")
+        start = edits.start(X, y, max_points=max_points)
+        self._fit, self._separator, self._style = fit, str(separator), _style.get(style)
+        self._run = self._summary = self._still = None
+        chosen = _settings(fit_settings(run, max_epochs=max_epochs), settings)
+        points = _as_trait(*start.arrays())
+        first = self._fitted(*start.arrays(), chosen)
+        super().__init__(settings=chosen, lesson=points, points=points, run=first, k=int(k),
+                         interval_ms=int(interval_ms),
+                         options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT})
+        self.observe(self._refit, names=["points", "settings"])
+
+    def __repr__(self):
+        return f"<BrowserEditor: {len(self.points[1])} points; {self.run['K']} updates>"
+
+    # ------------------------------------------------------------------ the library's run
+    def _fit_run(self, X, y, settings):
+        if not len(y):
+            return empty_run(2, w0=settings["w0"], b0=settings["b0"], eta=settings["eta"],
+                             update_on=settings["update_on"], fit_bias=settings["fit_bias"])
+        if self._fit is not None:
+            return self._fit(X, y)
+        return fit_perceptron(X, y, **settings)
+
+    def _fitted(self, X, y, settings) -> dict:
+        """The `run` trait of the library's run on (X, y), remembered with its summary."""
+        run = self._fit_run(X, y, settings)
+        summary = summarize(X, y, run)
+        notes = summary_lines(summary, separator=self._separator)
+        self._run, self._summary, self._data, self._still = run, summary, (X, y), None
+
+        def readout(run, X, y, k):
+            return [*state_lines(run, X, y, k), *notes]
+
+        def alt(run, X, y, k):
+            return f"{alt_text(run, X, y, k)} {EDIT_HINT}"
+
+        if len(y):
+            return run_trait(run, X, y, style=self._style, readout=readout, alt=alt)
+        xlim, ylim = DataPanel(mode="plain").view_for(run, X)
+        return {"version": RUN_VERSION, **step_numbers(run, X, y), "lines": [readout(run, X, y, 0)],
+                "alt": [alt(run, X, y, 0)], "view": {"xlim": list(xlim), "ylim": list(ylim)},
+                "style": self.run["style"], "crossed": "wrong side" if run.update_on == "negative" else "mistake"}
+
+    def _refit(self, _change=None):
+        self.run = self._fitted(self.X, self.y, self.settings)
+
+    def refit(self) -> None:
+        """Fit the same points again (after the fit changed: a control of the lesson's that `fit` reads)."""
+        self._refit()
+
+    @traitlets.validate("points", "lesson")
+    def _valid_points(self, proposal):
+        return _as_trait(*_as_points(proposal["value"], self.options.get("max_points", MAX_POINTS)))
+
+    @traitlets.validate("settings")
+    def _valid_settings(self, proposal):
+        """A new value goes over the settings before it (``editor.settings = {"eta": 0.5}`` changes eta only)."""
+        try:
+            return _settings(self.settings, proposal["value"])
+        except (TypeError, ValueError) as exc:
+            raise traitlets.TraitError(str(exc)) from None
+
+    @traitlets.validate("k")
+    def _valid_k(self, proposal):
+        if proposal["value"] < 0:
+            raise traitlets.TraitError(f"k must be a step number >= 0; got {proposal['value']}.")
+        return proposal["value"]
+
+    # ------------------------------------------------------------------ what the exercises read
+    @property
+    def X(self) -> np.ndarray:
+        """The points now, shape (n, 2) (a new array)."""
+        return np.array(self.points[0], dtype=float).reshape(-1, 2)
+
+    @property
+    def y(self) -> np.ndarray:
+        """Their labels, +1.0 or -1.0 (a new array)."""
+        return np.array(self.points[1], dtype=float)
+
+    @property
+    def library_run(self):
+        """The library's `Run` on the points now (`fit`, or `fit_perceptron` with `settings`)."""
+        return self._run
+
+    @property
+    def summary(self):
+        """The facts the readout states about the points and the library's run (`own_data.DataSummary`)."""
+        return self._summary
+
+    @property
+    def literal(self) -> str:
+        """The points as Python: ``X = [...]`` and ``y = [...]`` (`own_data.points_literal`)."""
+        return points_literal(self.X, self.y)
+
+    @property
+    def lines(self) -> list:
+        """The readout at the step shown (clamped to the library's run), the headline first."""
+        return list(self.run["lines"][min(self.k, self.run["K"])])
+
+    def load(self, X, y, *, lesson=False) -> None:
+        """Replace every point (2-D X, labels y in {-1, +1}), by the editor's rules; with ``lesson=True`` they
+        become the lesson's points too ("Start again" comes back to them). The browser shows them as an edit."""
+        state = edits.load(edits.start(self.X, self.y, max_points=self.options["max_points"]), X, y, lesson=lesson)
+        with self.hold_sync():
+            if lesson:
+                self.lesson = _as_trait(*state.arrays())
+            self.points = _as_trait(*state.arrays())
+
+    # ------------------------------------------------------------------ what a notebook keeps (recording.Shown)
+    def _drawn(self) -> _Still:
+        """The library's run drawn by matplotlib at the step shown, made once per run on the first display."""
+        X, y = self._data
+        if not len(y):  # a still of no points: the lesson's
+            X, y = (np.asarray(a, dtype=float) for a in self.lesson)
+            y = y.ravel()
+        if self._still is None:
+            run = self._run if len(self._data[1]) else self._fit_run(X.reshape(-1, 2), y, self.settings)
+            notes = summary_lines(summarize(X.reshape(-1, 2), y, run), separator=self._separator)
+            self._still = _Still(run, X.reshape(-1, 2), y, k=0, style=self._style,
+                                 readout=lambda r, X_, y_, k: [*state_lines(r, X_, y_, k), *notes],
+                                 alt=lambda r, X_, y_, k: f"{alt_text(r, X_, y_, k)} {EDIT_HINT}")
+        return self._still.at(min(self.k, self._still.K))
+
+    def snapshot(self):
+        """(png, width, height, alt) of the step shown, as `StepThrough` draws it, small, for a stored notebook."""
+        return self._drawn().snapshot()
+
+    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
+        """The library's run as a self-contained recording (as `BrowserPlayer.to_html`)."""
+        return self._drawn().to_html(interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames,
+                                     dpi=dpi, max_bytes=max_bytes)
+
+    def recording(self) -> str:
+        note = ('<p class="perceptron-edit-note">The run on the lesson\'s points replays here; to place your own '
+                "points, open the lesson in JupyterLab (<code>make lab</code>).</p>")
+        return note + self.to_html().data
+
+    def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
+        """The recording folded under `summary` (as `BrowserPlayer.fallback`)."""
+        return fold(summary, self.to_html(**to_html))
+
+    @property
+    def alt(self) -> str:
+        """The picture's accessible name at the step shown."""
+        return self.run["alt"][min(self.k, self.run["K"])]

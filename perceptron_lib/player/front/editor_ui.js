@@ -1,0 +1,178 @@
+/**
+ * The editor's parts around the player, as plain DOM: the row of edit buttons, the keyboard cursor's boxes, the
+ * message line (a polite live region), the "points as text" box, and the marks drawn over the picture (the
+ * keyboard cursor, the selected point). Nothing here knows the points: `editor.js` wires these to them.
+ */
+
+import { htmlEl } from "./controls.js";
+import { fmt, PT, svgEl } from "./scene.js";
+
+/** What a click does, said after the picture's sentence (its accessible name) and in the help. */
+export const EDIT_HINT =
+  "Click on the picture to add a point (shift-click: the other class), drag a point to move it, " +
+  "alt-click it to remove it.";
+
+/** The keys of the editor, said under its controls. */
+export const EDIT_KEY_HELP =
+  "With the picture focused or the pointer on it: Delete removes the selected point. With the keyboard cursor " +
+  "on: the arrow keys move it (shift: further), Enter adds a point there, Delete removes the nearest, Escape " +
+  "hides it. Tab moves on.";
+
+/** The editor's look; every rule is under its root class. */
+export const EDITOR_CSS = `
+.perceptron-browsereditor { font-family: system-ui, sans-serif; color: #000; background: #fff; line-height: 1.4; }
+.perceptron-browsereditor .pe-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 6px; }
+.perceptron-browsereditor .pe-message { min-height: 1.4em; margin: 2px 0 6px; max-width: 60em; }
+.perceptron-browsereditor .pe-message.pe-problem { color: #8a1c00; }
+.perceptron-browsereditor fieldset { display: inline-flex; gap: 4px; align-items: center; border: 0; margin: 0;
+  padding: 0; }
+.perceptron-browsereditor legend { float: left; margin-right: 4px; padding: 0; }
+.perceptron-browsereditor :is(button, input, textarea) { font: inherit; font-size: 0.95em; color: #000;
+  background: #f2f2f2; border: 1px solid #595959; border-radius: 4px; padding: 4px 10px; min-height: 32px; }
+.perceptron-browsereditor :is(input[type=number], textarea) { background: #fff; }
+.perceptron-browsereditor input[type=number] { width: 6em; }
+.perceptron-browsereditor button:disabled { color: #6b6b6b; border-color: #9a9a9a; }
+.perceptron-browsereditor button[aria-pressed=true] { background: #d7e9f7; border-color: #0072B2; }
+.perceptron-browsereditor :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
+.perceptron-browsereditor textarea { width: min(100%, 640px); height: 5em; font-family: monospace; }
+.perceptron-browsereditor .pe-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
+.perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
+.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-keyhelp, summary) {
+  font-size: var(--pp-text); }
+`;
+
+/**
+ * A button with a tooltip.
+ * @param {Document} doc
+ * @param {Element} parent
+ * @param {string} text
+ * @param {string} title
+ * @returns {HTMLButtonElement}
+ */
+function button(doc, parent, text, title) {
+  const b = htmlEl(doc, "button", { type: "button", title }, text);
+  parent.appendChild(b);
+  return b;
+}
+
+/**
+ * The editor's controls: the class of a new point (+1 or −1, two toggle buttons), Undo, Redo, Start again, Clear,
+ * Copy points, Keyboard cursor; the cursor's two number boxes with "Add here" and "Remove nearest"; the message
+ * line; and, folded, the points as text with Load and the "stay at update k" choice.
+ * @param {Document} doc
+ * @param {string} id a unique prefix for the elements' ids
+ * @returns {object} the elements, by name
+ */
+export function buildEditorControls(doc, id) {
+  const row = htmlEl(doc, "div", { class: "pe-row" });
+  const classes = htmlEl(doc, "fieldset", {});
+  classes.appendChild(htmlEl(doc, "legend", {}, "new point"));
+  const pos = button(doc, classes, "+1", "new points of class +1");
+  const neg = button(doc, classes, "−1", "new points of class −1 (or shift-click)");
+  pos.setAttribute("aria-label", "class +1");
+  neg.setAttribute("aria-label", "class −1");
+  row.appendChild(classes);
+  const undo = button(doc, row, "Undo", "undo the last edit");
+  const redo = button(doc, row, "Redo", "redo the edit undone");
+  const again = button(doc, row, "Start again", "back to the lesson's data");
+  const clear = button(doc, row, "Clear", "remove every point");
+  const copy = button(doc, row, "Copy points", "copy the points as Python, to paste into a cell");
+  const cursor = button(doc, row, "Keyboard cursor", "a cursor moved by the arrow keys or two number boxes");
+  cursor.setAttribute("aria-pressed", "false");
+  const cursorRow = htmlEl(doc, "div", { class: "pe-row pe-cursor-row", hidden: "" });
+  const box = (label) => {
+    const wrap = htmlEl(doc, "label", {}, `${label} `);
+    const input = htmlEl(doc, "input", { type: "number", step: "any" });
+    wrap.appendChild(input);
+    cursorRow.appendChild(wrap);
+    return input;
+  };
+  const cx = box("cursor x₁");
+  const cy = box("cursor x₂");
+  const addHere = button(doc, cursorRow, "Add here", "add a point at the cursor (Enter)");
+  const removeNear = button(doc, cursorRow, "Remove nearest", "remove the point nearest the cursor (Delete)");
+  const message = htmlEl(doc, "div", { class: "pe-message", role: "status", "aria-live": "polite" });
+  const more = htmlEl(doc, "details", { class: "pe-more" });
+  more.appendChild(htmlEl(doc, "summary", {}, "points as text, options"));
+  const text = htmlEl(doc, "textarea", {
+    id: `${id}-text`,
+    "aria-label": "points as Python",
+    placeholder: "X = [[0.5, 1], [-1, 2]]\ny = [1, -1]",
+    spellcheck: "false",
+  });
+  const loadRow = htmlEl(doc, "div", { class: "pe-row" });
+  loadRow.appendChild(text);
+  const load = button(doc, loadRow, "Load", "replace the points by the ones in the box");
+  const stayLabel = htmlEl(doc, "label", {});
+  const stay = htmlEl(doc, "input", { type: "checkbox" });
+  stayLabel.append(stay, doc.createTextNode(" stay at update k after an edit"));
+  more.append(loadRow, stayLabel);
+  const help = htmlEl(doc, "p", { class: "pe-keyhelp", id: `${id}-help` }, EDIT_KEY_HELP);
+  return {
+    row,
+    pos,
+    neg,
+    undo,
+    redo,
+    again,
+    clear,
+    copy,
+    cursor,
+    cursorRow,
+    cx,
+    cy,
+    addHere,
+    removeNear,
+    message,
+    more,
+    text,
+    load,
+    stay,
+    help,
+  };
+}
+
+/**
+ * Draw the marks over the picture: the keyboard cursor (a cross in a circle) and a ring round the selected point.
+ * The group is made once per picture and emptied first: the marks are a function of (cursor, selected) alone.
+ * @param {object} scene the player's scene (`buildScene`)
+ * @param {number[] | null} cursor data coordinates
+ * @param {number[] | null} selected the selected point's data coordinates
+ */
+export function drawMarks(scene, cursor, selected) {
+  const doc = scene.svg.ownerDocument;
+  const plot = scene.svg.querySelector(".pp-plot");
+  let g = plot.querySelector(".pe-marks");
+  if (g === null) g = svgEl(doc, "g", { class: "pe-marks" }, plot);
+  g.replaceChildren();
+  const { tf } = scene;
+  const r = (Math.sqrt(scene.spec.style.marker_size * 1.25) * PT) / 2 + 5;
+  if (selected !== null) {
+    svgEl(
+      doc,
+      "circle",
+      {
+        class: "pe-selected",
+        cx: fmt(tf.x(selected[0])),
+        cy: fmt(tf.y(selected[1])),
+        r: fmt(r),
+        fill: "none",
+        stroke: "#0072B2",
+        "stroke-width": 2.5,
+        "stroke-dasharray": "4 3",
+      },
+      g,
+    );
+  }
+  if (cursor !== null) {
+    const [x, y] = [tf.x(cursor[0]), tf.y(cursor[1])];
+    const look = { stroke: "#000000", "stroke-width": 1.5, fill: "none" };
+    svgEl(doc, "circle", { class: "pe-cursor", cx: fmt(x), cy: fmt(y), r: fmt(r), ...look }, g);
+    svgEl(
+      doc,
+      "path",
+      { d: `M${fmt(x - 2 * r)},${fmt(y)}H${fmt(x + 2 * r)}M${fmt(x)},${fmt(y - 2 * r)}V${fmt(y + 2 * r)}`, ...look },
+      g,
+    );
+  }
+}

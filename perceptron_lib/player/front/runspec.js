@@ -1,0 +1,165 @@
+/**
+ * A run the browser fitted itself, as the `run` trait a player draws (`mountPlayer`'s spec, `RUN_VERSION`).
+ *
+ * What Python puts in the trait (`perceptron_lib.player.browser.run_trait`), made here from `fitPerceptron`'s
+ * result: the step numbers (`core.frames.step_numbers`: the states, the example of each update, the ringed and the
+ * crossed examples at each step), the words of each step (`readout.state_lines` and `alt_text`, ported in
+ * `words.js`, with the editor's summary lines after them), and the view (`DataPanel.view_for`). The per-step
+ * lists are filled when a step is first shown (`lazySteps`): an edit of many points costs the fit and one frame,
+ * not the words of every step.
+ */
+
+import { summarize } from "./max_margin.js";
+import { dot, fitPerceptron, isMistake, norm } from "./perceptron.js";
+import { RUN_VERSION } from "./player.js";
+import { altText, stateLines, summaryLines } from "./words.js";
+
+/** The padding around the data in the data panel's view, a fraction of the data's span (`DataPanel.pad`). */
+export const VIEW_PAD = 0.12;
+
+/**
+ * The settings of the editor's fit, as Python names them (`fit_perceptron`'s keyword arguments), as
+ * `fitPerceptron`'s options.
+ * @param {object} s eta, max_epochs, order, rng, w0, b0, fit_bias, update_on, margin
+ * @returns {object}
+ */
+export function fitOptions(s) {
+  const out = {
+    eta: s.eta ?? 1,
+    maxEpochs: s.max_epochs ?? 1000,
+    order: s.order ?? "cyclic",
+    seed: s.rng ?? 0,
+    b0: s.b0 ?? 0,
+    fitBias: s.fit_bias ?? true,
+    updateOn: s.update_on ?? "nonpositive",
+    margin: s.margin ?? 0,
+  };
+  if (s.w0 !== undefined && s.w0 !== null) out.w0 = s.w0;
+  return out;
+}
+
+/**
+ * The run on the points: `fitPerceptron`, or the start state of no update when there are no points
+ * (`own_data.empty_run`).
+ * @param {number[][]} X
+ * @param {number[]} y
+ * @param {object} settings Python's names
+ * @returns {object}
+ */
+export function editorFit(X, y, settings) {
+  const options = fitOptions(settings);
+  if (X.length) return fitPerceptron(X, y, options);
+  const w0 = (options.w0 ?? [0, 0]).slice();
+  const history = { w: [w0], b: [options.b0], i: [], epoch: [], marginBefore: [], marginAfter: [] };
+  const s = { ...options, w0 };
+  return { w: w0.slice(), b: options.b0, mistakes: 0, epochs: 0, converged: true, cycle: null, history, settings: s };
+}
+
+/**
+ * The data panel's view of points (`DataPanel.view_for` in its plain mode): the points padded, the origin too
+ * (with room around it) for a run through the origin from b = 0; [-1, 1] on both axes for no points.
+ * @param {number[][]} X
+ * @param {{fitBias: boolean, b0: number}} settings
+ * @returns {{xlim: number[], ylim: number[]}}
+ */
+export function viewFor(X, { fitBias, b0 }) {
+  let lo = X.length ? [0, 1].map((j) => Math.min(...X.map((p) => p[j]))) : [-1, -1];
+  let hi = X.length ? [0, 1].map((j) => Math.max(...X.map((p) => p[j]))) : [1, 1];
+  if (!fitBias && b0 === 0) {
+    lo = lo.map((v) => Math.min(v, 0));
+    hi = hi.map((v) => Math.max(v, 0));
+    const room = 0.3 * Math.max(hi[0] - lo[0], hi[1] - lo[1]);
+    lo = lo.map((v) => Math.min(v, -room));
+    hi = hi.map((v) => Math.max(v, room));
+  }
+  let span = [0, 1].map((j) => (hi[j] > lo[j] ? hi[j] - lo[j] : 1.0));
+  const most = Math.max(...span);
+  span = span.map((v) => Math.max(v, 0.25 * most));
+  const lim = (j) => {
+    const mid = (lo[j] + hi[j]) / 2;
+    const half = span[j] * (0.5 + VIEW_PAD);
+    return [mid - half, mid + half];
+  };
+  return { xlim: lim(0), ylim: lim(1) };
+}
+
+/**
+ * A list of `length` entries, each made by `make(k)` when first read (and kept): it reads as an array.
+ * @param {number} length
+ * @param {(k: number) => any} make
+ * @returns {any[]}
+ */
+export function lazySteps(length, make) {
+  return new Proxy(new Array(length), {
+    get(target, prop, receiver) {
+      if (typeof prop === "string" && /^\d+$/.test(prop)) {
+        const k = Number(prop);
+        if (k < length) {
+          if (!(k in target)) target[k] = make(k);
+          return target[k];
+        }
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+}
+
+/**
+ * The examples state (w, b) gets wrong: its mistake test with threshold 0 (`frames.mistakes_at_each_step`).
+ * @param {number[]} w
+ * @param {number} b
+ * @param {number[][]} X
+ * @param {number[]} y
+ * @param {string} updateOn
+ * @returns {number[]}
+ */
+export function wrongAt(w, b, X, y, updateOn) {
+  const nw = norm(w);
+  const out = [];
+  for (let i = 0; i < X.length; i++) {
+    if (isMistake(dot(X[i], w) + b, y[i], updateOn, 0, nw * norm(X[i]) + Math.abs(b))) out.push(i);
+  }
+  return out;
+}
+
+/**
+ * The `run` trait of a run the browser fitted on the editor's points.
+ * @param {object} run `editorFit`'s result
+ * @param {number[][]} X the points as fitted
+ * @param {number[]} y
+ * @param {{style: object, view: object, separator: string, hint: string}} look the preset's style, the view, the
+ *   word for what separates, and the words the picture's name ends with (what a click does)
+ * @returns {object}
+ */
+export function editorRunSpec(run, X, y, look) {
+  const h = run.history;
+  const K = h.i.length;
+  const updateOn = run.settings.updateOn;
+  const summary = summarize(X, y, run);
+  const notes = summaryLines(summary, look.separator);
+  const mistakes = lazySteps(K + 1, (k) => wrongAt(h.w[k], h.b[k], X, y, updateOn));
+  const tail = look.hint ? ` ${look.hint}` : "";
+  return {
+    version: RUN_VERSION,
+    K,
+    X,
+    y,
+    w: h.w,
+    b: h.b,
+    i: [-1, ...h.i],
+    ring: lazySteps(K + 1, (k) => (k === 0 ? [] : [h.i[k - 1]])),
+    mistakes,
+    eta: run.settings.eta,
+    update_on: updateOn,
+    fit_bias: run.settings.fitBias,
+    method: "online",
+    lines: lazySteps(K + 1, (k) => stateLines(run, X, y, k, mistakes[k].length).concat(notes)),
+    alt: lazySteps(K + 1, (k) => altText(run, y.length, k, mistakes[k].length) + tail),
+    view: look.view,
+    style: look.style,
+    crossed: updateOn === "negative" ? "wrong side" : "mistake",
+    panels: [],
+    summary,
+    notes,
+  };
+}
