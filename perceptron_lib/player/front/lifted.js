@@ -93,8 +93,8 @@ export function wrapAngle(a) {
 
 let liftedBuilt = 0;
 
-/** An angle as written beside its slider and in the picture's name: 0.01°, with a true minus sign. */
-const deg = (v) => `${fmt(v).replace("-", "−")}°`;
+/** An angle as written beside its slider and in the picture's name: whole degrees, with a true minus sign. */
+const deg = (v) => `${String(Math.round(v) || 0).replace("-", "−")}°`;
 
 const polyPoints = (P) => P.map((p) => `${fmt(p[0])},${fmt(p[1])}`).join(" ");
 
@@ -378,8 +378,8 @@ export function buildLifted(doc, runSpec, spec) {
     "aria-describedby": help.id,
   });
   picture.appendChild(svg);
-  const azimuth = angleSlider(doc, "turn", -180, 180);
-  const elevation = angleSlider(doc, "tilt", -90, 90);
+  const azimuth = angleSlider(doc, "turn (azimuth)", -180, 180);
+  const elevation = angleSlider(doc, "tilt (elevation)", -90, 90);
   const turns = htmlEl(doc, "div", { class: "pl-turns" });
   turns.append(azimuth.label, elevation.label);
   const el = htmlEl(doc, "div", { class: "pl-lifted" });

@@ -1,0 +1,295 @@
+"""Lesson 05's lifted view drawn in the browser (``front/lifted.js``, panel kind "lifted"), in Chromium.
+
+The panel is built alone (``buildLifted(document, run, spec)``), from the spec `LiftedPanel.front` computes and
+the run's numbers (`core.frames.step_numbers` and the preset's sizes, as `BrowserPlayer` sends them), on a blank
+page that fetches nothing. Everything drawn is read back from the SVG and held to the numbers computed here in
+Python: each lifted point where `core.lift_view.project` puts it at the angles on show, the plane's polygon the
+projection of `plane_polygon`'s vertices, every vertex of the bowl's wire the projection of a point of
+`bowl_mesh`, the points drawn before the plane exactly those the plane hides (a ray test done here), the ringed
+example the run's. Then: frame k is the same markup whatever the path to it (steps forward, back, jumps, turns
+away and back); each way to turn (arrow keys on the focused picture, a drag, the sliders) moves the points to the
+projection at the new angles; keys do nothing without the focus, and Tab and Escape leave; axe-core finds nothing
+serious.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from perceptron_lib.core import data, kernels
+from perceptron_lib.core.frames import step_numbers
+from perceptron_lib.core.lift_view import ASPECT, bowl_mesh, project, view_axes
+from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.draw import style
+from perceptron_lib.player import LiftedPanel, front
+from perceptron_lib.player.browser import _style_trait
+
+PX = 0.011  # the markup writes coordinates to 0.01 px
+MODULES = ("geometry.js", "scene.js", "controls.js", "lifted.js")
+
+
+def _runs():
+    """Lesson 05's run on the lifted rings (24 updates, converges), the rings with one inner point far outside (no
+    plane separates them: 8 epochs, the planes cut the box anywhere), and a student's five points."""
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    Z = kernels.lift(X)
+    X2, y2 = np.vstack([X, [[3.0, 3.0]]]), np.append(y, 1.0)
+    Z2 = kernels.lift(X2)
+    X3 = np.array([[0.0, 0.0], [0.3, 0.1], [2.0, 0.0], [-2.0, 0.5], [0.0, -2.0]])
+    y3 = np.array([1.0, 1.0, -1.0, -1.0, -1.0])
+    Z3 = kernels.lift(X3)
+    return {
+        "05 rings": (fit_perceptron(Z, y), Z, y, "notebook"),
+        "05 rings, lecture": (fit_perceptron(Z, y), Z, y, "lecture"),
+        "no separating plane": (fit_perceptron(Z2, y2, max_epochs=8), Z2, y2, "notebook"),
+        "five points": (fit_perceptron(Z3, y3), Z3, y3, "lecture"),
+    }
+
+
+RUNS = _runs()
+
+
+def specs(name):
+    """(run spec, panel spec) as the browser gets them."""
+    run, Z, y, preset = RUNS[name]
+    s = style.get(preset)
+    return {**step_numbers(run, Z, y), "style": _style_trait(s)}, LiftedPanel().front(run, Z, y, style=s)
+
+
+@pytest.fixture(scope="module")
+def page(chromium):
+    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
+    page = ctx.new_page()
+    page.set_content('<!doctype html><html lang="en"><title>the lifted view</title><body><main></main>'
+                     '<button id="after" type="button">a button after the panel</button></body></html>')
+    page.evaluate("""async (src) => {
+        const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
+        window.front = await import(url);
+    }""", front.source(MODULES))
+    yield page
+    ctx.close()
+
+
+def mount(page, name, k=0):
+    run_spec, spec = specs(name)
+    page.evaluate("""([run, spec, k]) => {
+        window.panel = window.front.buildLifted(document, run, spec);
+        document.querySelector('main').replaceChildren(window.panel.el);
+        window.panel.draw(k);
+    }""", [run_spec, spec, k])
+    return run_spec, spec
+
+
+READ = """() => {
+  const root = document.querySelector('main .pl-lifted');
+  const all = (sel, names) => [...root.querySelectorAll(sel)].map((e) => names.map((n) => e.getAttribute(n)));
+  const plane = root.querySelector('polygon.pl-plane');
+  return {
+    plot: root.querySelector('.pl-plot').getAttribute('transform'),
+    behind: all('.pl-behind path.pl-point', ['data-i', 'data-x', 'data-y', 'd']),
+    front: all('.pl-front path.pl-point', ['data-i', 'data-x', 'data-y', 'd']),
+    plane: plane ? plane.getAttribute('points') : null,
+    bowl: all('path.pl-bowl', ['d']).map((d) => d[0]),
+    ring: all('circle.pl-ring', ['data-i', 'cx', 'cy']),
+    label: root.querySelector('.pl-picture').getAttribute('aria-label'),
+    view: window.panel.view(),
+  };
+}"""
+
+
+def _svg(page):
+    return page.eval_on_selector("main .pl-lifted svg", "e => e.outerHTML")
+
+
+def _coords(d):
+    return np.array(re.findall(r"[ML](-?[\d.]+),(-?[\d.]+)", d), dtype=float).reshape(-1, 2)
+
+
+def _hidden_by_plane(P, w, b, box, elev, azim):
+    """Which points the plane stands in front of: the ray from each point toward the viewer crosses the plane.
+
+    The ray runs along the viewing direction of the shaped box; in data units it is that direction divided by the
+    shaping, and the plane <w, p> + b = 0 is met at the t > 0 where the score along the ray is 0."""
+    box = np.asarray(box)
+    toward = view_axes(elev, azim)[2] * (box[:, 1] - box[:, 0]) / np.asarray(ASPECT)
+    score, rate = P @ w + b, toward @ w
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -score / rate
+    return (rate != 0) & (t > 0)
+
+
+def _check(f, run_spec, spec, k, elev, azim):
+    """Every shape of the panel at (k, elev, azim) against the numbers computed here."""
+    assert f["view"] == {"k": k, "elev": elev, "azim": azim}
+    left, top = map(float, re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\)", f["plot"]).groups())
+    size = run_spec["style"]["panel_px"]
+    at = lambda P: project(P, box=spec["box"], elev=elev, azim=azim, size=size)  # noqa: E731
+    Z = np.array(spec["points"])
+    want = at(Z)
+    drawn = {int(i): (float(x), float(y)) for i, x, y, _ in f["behind"] + f["front"]}
+    assert sorted(drawn) == list(range(len(Z)))
+    for i, (x, y) in drawn.items():
+        assert abs(x - want[i, 0]) <= PX and abs(y - want[i, 1]) <= PX, (i, (x, y), want[i])
+    for i, _, _, d in f["behind"] + f["front"]:  # the marker is drawn where its data says
+        first = _coords(d)[0] if d.startswith("M") else None
+        assert first is not None and np.hypot(*(first - want[int(i), :2])) <= 20
+    # each side of the plane nearest last: the order of the markup is the order of depth
+    for side in ("behind", "front"):
+        depth = [want[int(i), 2] for i, *_ in f[side]]
+        assert depth == sorted(depth)
+    poly = np.array(spec["planes"][k]).reshape(-1, 3)
+    if len(poly) >= 3:
+        got = np.array([p.split(",") for p in f["plane"].split(" ")], dtype=float)
+        assert np.allclose(got, at(poly)[:, :2], atol=PX)
+        hidden = _hidden_by_plane(Z, np.array(run_spec["w"][k]), run_spec["b"][k], spec["box"], elev, azim)
+    else:
+        assert f["plane"] is None
+        hidden = np.zeros(len(Z), bool)
+    assert sorted(int(r[0]) for r in f["behind"]) == np.flatnonzero(hidden).tolist()
+    # the bowl: every vertex drawn is a projected point of the mesh, and every point of the mesh is drawn
+    mesh = at(np.vstack(bowl_mesh(spec["box"])))[:, :2]
+    got = np.vstack([_coords(d) for d in f["bowl"] if d])
+    gap = np.abs(got[:, None, :] - mesh[None, :, :]).max(axis=2)
+    assert gap.min(axis=1).max() <= PX and gap.min(axis=0).max() <= PX
+    assert [int(r[0]) for r in f["ring"]] == run_spec["ring"][k]
+    for i, cx, cy in f["ring"]:
+        assert np.allclose([float(cx), float(cy)], want[int(i), :2], atol=PX)
+    minus = lambda v: str(int(np.floor(v + 0.5))).replace("-", "−")  # noqa: E731  (whole degrees, as JS rounds)
+    assert f["label"] == f"{spec['alt'][k]} Seen from azimuth {minus(azim)}°, elevation {minus(elev)}°."
+
+
+# ---------------------------------------------------------------------------------------------- the tests
+@pytest.mark.browser
+@pytest.mark.parametrize("name", RUNS)
+def test_the_points_the_plane_and_the_bowl_are_pythons_numbers_projected(page, name):
+    run_spec, spec = mount(page, name)
+    K = run_spec["K"]
+    angles = [(24.0, -58.0), (90.0, -90.0), (0.0, 0.0), (-35.0, 125.0), (62.5, 172.25)]
+    for j, k in enumerate(sorted({0, 1, K // 3, K // 2, K} | set(range(0, K + 1, max(1, K // 8))))):
+        elev, azim = angles[j % len(angles)]
+        page.evaluate("([k, e, a]) => { window.panel.draw(k); window.panel.turn(e, a); }", [k, elev, azim])
+        _check(page.evaluate(READ), run_spec, spec, k, elev, azim)
+
+
+@pytest.mark.browser
+def test_the_plane_of_a_run_with_no_separating_plane_stays_in_the_box(page):
+    """#31: where no plane separates the lifted points, each plane is drawn as its part inside the view's box."""
+    run_spec, spec = mount(page, "no separating plane")
+    size = run_spec["style"]["panel_px"]
+    corners = np.array(np.meshgrid(*spec["box"])).T.reshape(-1, 3)
+    drawn = 0
+    for k in range(run_spec["K"] + 1):
+        page.evaluate("(k) => window.panel.draw(k)", k)
+        f = page.evaluate(READ)
+        if f["plane"] is None:
+            continue
+        drawn += 1
+        got = np.array([p.split(",") for p in f["plane"].split(" ")], dtype=float)
+        hull = project(corners, box=spec["box"], elev=24, azim=-58, size=size)[:, :2]
+        assert np.all(got >= hull.min(axis=0) - PX) and np.all(got <= hull.max(axis=0) + PX)
+    assert drawn >= 90
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["05 rings", "no separating plane"])
+def test_frame_k_is_the_same_markup_whatever_the_path(page, name):
+    run_spec, _ = mount(page, name)
+    K = run_spec["K"]
+    forward = []
+    for k in range(K + 1):
+        page.evaluate("(k) => window.panel.draw(k)", k)
+        forward.append(_svg(page))
+    for k in range(K, -1, -1):
+        page.evaluate("(k) => window.panel.draw(k)", k)
+        assert _svg(page) == forward[k], f"frame {k} after K -> k differs from 0 -> k"
+    for k in np.random.default_rng(3).permutation(K + 1)[:12].tolist():
+        page.evaluate("(k) => window.panel.draw(k)", k)
+        assert _svg(page) == forward[k], f"frame {k} after a jump differs"
+    # turned away (by keys, by a slider) and back: the same picture
+    k = K // 2
+    page.evaluate("(k) => window.panel.draw(k)", k)
+    page.focus("main .pl-picture")
+    for key in ["ArrowLeft"] * 7 + ["ArrowUp"] * 3 + ["ArrowRight"] * 7 + ["ArrowDown"] * 3:
+        page.keyboard.press(key)
+    assert page.evaluate("() => window.panel.view()") == {"k": k, "elev": 24, "azim": -58}
+    assert _svg(page) == forward[k]
+    assert len(set(forward)) == K + 1
+
+
+@pytest.mark.browser
+def test_each_way_to_turn_keeps_the_points_on_the_projection(page):
+    run_spec, spec = mount(page, "05 rings", k=4)
+    check = lambda e, a: _check(page.evaluate(READ), run_spec, spec, 4, e, a)  # noqa: E731
+    page.focus("main .pl-picture")
+    page.keyboard.press("ArrowLeft")  # turns like a drag to the left: the azimuth up
+    check(24, -53)
+    page.keyboard.press("ArrowUp")  # looks from higher
+    check(29, -53)
+    for _ in range(20):
+        page.keyboard.press("ArrowUp")
+    check(90, -53)  # the elevation stops at 90
+    page.evaluate("() => window.panel.turn(24, 178)")
+    page.keyboard.press("ArrowLeft")
+    check(24, -177)  # the azimuth goes round
+    # a drag: the width of the picture is half a turn
+    page.evaluate("() => window.panel.turn(24, -58)")
+    box = page.eval_on_selector("main .pl-picture", "e => { const r = e.getBoundingClientRect(); "
+                                "return [r.x, r.y, r.width, r.height]; }")
+    x0, y0 = box[0] + box[2] / 2, box[1] + box[3] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 40, y0 + 20, steps=4)
+    page.mouse.up()
+    per = 180 / box[2]
+    view = page.evaluate("() => window.panel.view()")
+    assert view["azim"] == pytest.approx(-58 - 40 * per, abs=1e-9)
+    assert view["elev"] == pytest.approx(24 + 20 * per, abs=1e-9)
+    check(view["elev"], view["azim"])
+    # the labelled sliders, by keyboard
+    page.evaluate("() => window.panel.turn(24, -60)")
+    page.focus("main input[type=range] >> nth=0")
+    page.keyboard.press("ArrowRight")
+    check(24, -55)
+    page.focus("main input[type=range] >> nth=1")
+    page.keyboard.press("ArrowLeft")
+    check(20, -55)  # a slider keeps to its 5° steps: 24° shows as 25°, one step down is 20°
+    names = page.evaluate("() => [...document.querySelectorAll('main input[type=range]')]"
+                          ".map((e) => [e.labels[0].textContent, e.getAttribute('aria-valuetext')])")
+    assert names == [["turn (azimuth)−55°", "azimuth −55°"], ["tilt (elevation)20°", "elevation 20°"]]
+
+
+@pytest.mark.browser
+def test_keys_turn_only_with_the_focus_and_tab_and_escape_leave(page):
+    mount(page, "05 rings", k=2)
+    before = page.evaluate("() => window.panel.view()")
+    page.focus("#after")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => window.panel.view()") == before
+    page.focus("main .pl-picture")
+    prevented = page.evaluate("""() => {
+        const pic = document.querySelector('main .pl-picture');
+        return ['Escape', 'Tab', 'ArrowLeft'].map((key) => {
+          const e = new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true});
+          pic.dispatchEvent(e);
+          return e.defaultPrevented;
+        });
+    }""")
+    assert prevented == [False, False, True]
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.getAttribute('type')") == "range"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('pl-picture')")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["05 rings", "five points"])
+def test_axe_finds_nothing_serious_in_the_panel(page, name):
+    from test_a11y import blocking_violations
+
+    mount(page, name, k=1)
+    found = blocking_violations(page, "document.querySelector('main')")
+    assert not found, "\n".join(found)
