@@ -14,7 +14,9 @@ The names below are the ones a lesson imports: ``from perceptron_lib.player impo
 """
 
 from .browser import BrowserPlayer
+from .browser_controlled import BrowserControlled
 from .browser_editor import BrowserEditor
+from .browser_switch import BrowserSwitch
 from .editor import PointEditor
 from .live import LiveFigure
 from .panels.curves import LiftedPanel, LossPanel
@@ -24,5 +26,5 @@ from .switch import Controlled, RunSwitch, with_controls
 
 __all__ = [
     "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure", "PointEditor",
-    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer", "BrowserEditor",
+    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer", "BrowserSwitch", "BrowserControlled", "BrowserEditor",
 ]

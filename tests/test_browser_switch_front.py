@@ -1,0 +1,192 @@
+"""The run switch in the browser (`BrowserSwitch`, ``front/switch.js``), in Chromium with a stand-in for anywidget's
+model.
+
+As in tests/test_browser_player_front.py: a blank page with every request off the machine refused loads the
+widget's module from a Blob URL and calls its ``render({model, el})`` with a model filled from the real widget's
+state, which records each ``save_changes`` (the messages the kernel would get) and lets the test play Python
+(``fromPython``).
+
+The switch: the chosen run's frame at the same k (clamped to its last), its shapes against its numbers, the axes
+the same markup for every run (no rescale), one message per choice, the radio group by keyboard, a choice made in
+Python. tests/test_browser_controlled_front.py does the same for the controlled player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import traitlets
+from test_browser_player_front import FAKE_MODEL, _check_frame, _frame
+
+from perceptron_lib.core import loss_surfaces
+from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.player.browser import run_trait
+from perceptron_lib.player.browser_switch import BrowserSwitch, shared_view
+from perceptron_lib.player.panels.curves import LossPanel
+from perceptron_lib.player.readout import alt_text, state_lines
+
+#: The stand-in model, with Python's message of several traits at once (ipywidgets sets them all, then tells each).
+MODEL = FAKE_MODEL.replace(
+    "fromPython: (name, value) =>",
+    "fromPythonMany: (values) => { Object.assign(state, values); for (const n of Object.keys(values)) model.emit(n); },"
+    "\n      fromPython: (name, value) =>")
+assert "fromPythonMany" in MODEL
+
+
+def _trap():
+    """Lesson 02's trap: three mistake tests on its eight points, and the sign test with the labels flipped
+    (the `< 0` run has no update: K = 0)."""
+    X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
+    y8 = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
+    runs = {rule: fit_perceptron(X8, y8, update_on=rule) for rule in ["nonpositive", "negative", "sign"]}
+    return X8, y8, {
+        "≤ 0 (θ = 1)": runs["nonpositive"],
+        "< 0 (θ = 0)": runs["negative"],
+        "sign, sgn(0) = −1": runs["sign"],
+        "sign, labels flipped": (fit_perceptron(X8, -y8, update_on="sign"), X8, -y8),
+    }
+
+
+def _page(chromium, esm):
+    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
+    page = ctx.new_page()
+    page.set_content('<!doctype html><html lang="en"><title>a switch in the browser</title><body><main></main>'
+                     '<button id="after" type="button">a button after the widget</button></body></html>')
+    page.evaluate("""async (src) => {
+        const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
+        window.front = await import(url);
+    }""", esm)
+    page.evaluate(MODEL)
+    return ctx, page
+
+
+@pytest.fixture(scope="module")
+def switch_page(chromium):
+    ctx, page = _page(chromium, BrowserSwitch._esm)
+    yield page
+    ctx.close()
+
+
+def mount(page, widget, names):
+    state = widget.get_state()
+    page.evaluate("(state) => window.mount(state)", {name: state[name] for name in names})
+    return state
+
+
+SWITCH_STATE = ("runs", "labels", "description", "choice", "k", "interval_ms")
+
+
+def _saves(page):
+    return page.evaluate("() => window.model.saves")
+
+
+def _clear_saves(page):
+    page.evaluate("() => { window.model.saves = []; }")
+
+
+def _axes(page):
+    """The axes of every panel (the data panel's and each chart's): their place, ticks and labels, as markup."""
+    return page.evaluate("""() => { const r = document.querySelector('#widget');
+        return [...r.querySelectorAll('svg')].filter((s) => s.querySelector('.pp-axes')).map((s) =>
+          [s.getAttribute('viewBox'), s.querySelector('.pp-plot').getAttribute('transform'),
+           s.querySelector('.pp-axes').outerHTML]); }""")
+
+
+# ---------------------------------------------------------------------------------------------- the switch
+@pytest.mark.browser
+def test_a_choice_shows_the_chosen_runs_frame_at_the_same_k_clamped_on_the_same_axes(switch_page):
+    page = switch_page
+    X8, y8, runs = _trap()
+    switch = BrowserSwitch(runs, X8, y8, description="rule",
+                           panels=[LossPanel(loss_surfaces.loss_along_run, "perceptron loss L")])
+    state = mount(page, switch, SWITCH_STATE)
+    data_of = [v if isinstance(v, tuple) else (v, X8, y8) for v in runs.values()]
+    axes = _axes(page)
+    assert len(axes) == 2, "the data panel and the loss chart"
+    assert page.inner_text("#widget legend") == "rule"
+    # from k = 2 of the first run, each run in turn: k stays 2 where the run has it, else its last step
+    page.fill("#widget input[type=number]", "2")
+    k = 2
+    for j in [2, 3, 1, 0]:
+        _clear_saves(page)
+        page.click(f"#widget .perceptron-choice label:nth-of-type({j + 1})")
+        run, X, y = data_of[j]
+        want = min(k, len(run.history) - 1)
+        assert page.evaluate("() => [window.model.get('choice'), window.model.get('k')]") == [j, want]
+        assert _saves(page) == [["choice"] if want == k else ["choice", "k"]], (j, _saves(page))
+        _check_frame(_frame(page), state["runs"][j], run, X, y, want)
+        assert _axes(page) == axes, f"the axes changed with run {j}"
+        assert page.is_checked(f"#widget .perceptron-choice label:nth-of-type({j + 1}) input")
+        k = want
+    # every run's trait has the one view that holds each run's own
+    own = [run_trait(r, X, y)["view"] for r, X, y in data_of]
+    assert all(t["view"] == shared_view(own) for t in state["runs"])
+
+
+@pytest.mark.browser
+def test_the_radio_group_works_from_the_keyboard_and_tab_leaves_it(switch_page):
+    page = switch_page
+    X8, y8, runs = _trap()
+    mount(page, BrowserSwitch(runs, X8, y8, description="rule"), SWITCH_STATE)
+    page.focus("#widget .perceptron-choice input:checked")
+    for key, j in (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("ArrowDown", 2)):
+        page.keyboard.press(key)
+        assert page.evaluate("() => window.model.get('choice')") == j, key
+    assert page.evaluate("() => document.activeElement.closest('.perceptron-choice') !== null")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !document.activeElement.closest('.perceptron-choice')"), "Tab stayed in the group"
+    # the player of the run chosen by keys steps by its keys
+    page.focus("#widget .pp-picture")
+    page.keyboard.press("End")
+    run = list(runs.values())[2]
+    K = len(run.history) - 1
+    assert page.evaluate("() => window.model.get('k')") == K
+    assert _frame(page)["readout"][0] == f"Update {K} of {K} (epoch {run.history.epoch[-1]})."
+
+
+@pytest.mark.browser
+def test_a_choice_made_in_python_is_shown_with_its_k(switch_page):
+    page = switch_page
+    X8, y8, runs = _trap()
+    switch = BrowserSwitch(runs, X8, y8)
+    state = mount(page, switch, SWITCH_STATE)
+    switch.k = 3
+    switch.select("sign, labels flipped")  # Python's side: choice and k
+    assert (switch.choice, switch.k) == (3, 3)
+    page.evaluate("([j, k]) => window.model.fromPythonMany({choice: j, k})", [3, 3])
+    run, X, y = runs["sign, labels flipped"]
+    _check_frame(_frame(page), state["runs"][3], run, X, y, 3)
+    assert page.is_checked("#widget .perceptron-choice label:nth-of-type(4) input")
+    assert _saves(page) == []
+
+
+@pytest.mark.browser
+def test_axe_finds_nothing_serious_in_the_switch(switch_page):
+    from test_a11y import blocking_violations
+
+    X8, y8, runs = _trap()
+    mount(switch_page, BrowserSwitch(runs, X8, y8, description="rule", style="lecture"), SWITCH_STATE)
+    switch_page.click("#widget .perceptron-choice label:nth-of-type(3)")
+    found = blocking_violations(switch_page, "document.querySelector('#widget')")
+    assert not found, "\n".join(found)
+
+
+def test_python_follows_the_choice_and_refuses_a_k_past_the_chosen_run():
+    X8, y8, runs = _trap()
+    switch = BrowserSwitch(runs, X8, y8, value="sign, sgn(0) = −1", k=2)
+    assert switch.value == "sign, sgn(0) = −1" and switch.lines() == state_lines(runs["sign, sgn(0) = −1"], X8, y8, 2)
+    switch.select("< 0 (θ = 0)")  # no update: k clamped to 0
+    assert (switch.k, switch.K) == (0, 0) and switch.alt == alt_text(runs["< 0 (θ = 0)"], X8, y8, 0)
+    with pytest.raises(traitlets.TraitError, match=r"0\.\.0; got 1"):
+        switch.k = 1
+    with pytest.raises(KeyError, match="no run named 'x'"):
+        switch.select("x")
+    with pytest.raises(ValueError, match="has no data"):
+        BrowserSwitch({"a": runs["≤ 0 (θ = 1)"]})
+    assert repr(switch) == "<BrowserSwitch: ≤ 0 (θ = 1) | < 0 (θ = 0) | sign, sgn(0) = −1 | sign, labels flipped; " \
+                           "showing < 0 (θ = 0)>"
+    png, width, height, alt = switch.snapshot()
+    assert png[:4] == b"\x89PNG" and alt == switch.alt and width > 300
+    folded = switch.to_html(summary="No kernel?", max_frames=3)
+    assert [t for t, _a in folded.parts] == switch.labels and switch.value == "< 0 (θ = 0)"
