@@ -24,7 +24,7 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean grade
+.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean hub-release hub-collect hub-grade grade
 
 help:
 	@echo "make lab        open your own copy of the course (my-course/) in JupyterLab (extra options: make lab ARGS=--no-browser)"
@@ -39,6 +39,7 @@ help:
 	@echo "make hub-setup  only the hub's set-up: configurable-http-proxy from npm into .hub/node, the students' venv, the users"
 	@echo "make hub-deps   only the proxy and the students' venv, no users (CI runs it before the hub test)"
 	@echo "make hub-clean  remove the hub's users, their homes, its state and releases (root)"
+	@echo "make hub-release / hub-collect / hub-grade  the lessons into every copy now / every student's copy into a collection only the instructor reads / grade it into gradebook.csv (root)"
 	@echo "make grade SUBMISSIONS=DIR  score a folder of handed-in lessons (one folder per student) into gradebook.csv"
 	@echo "make lock       regenerate requirements.lock from pyproject.toml (LOCKFLAGS=--upgrade to update pins)"
 	@echo "make clean      remove caches and build files (keeps .venv)"
@@ -240,6 +241,19 @@ hub-setup: venv
 
 hub-clean: venv
 	$(PYTHON) -m tools.hub.setup --clean
+
+# The instructor's three commands (tools/hub/classroom.py; root): hub-release brings the lessons into every copy
+# now (nbgitpuller's merge, as at a login); hub-collect copies each student's saved lessons into a collection of
+# the instructor's alone (~pc-instructor/submissions/DATE/); hub-grade grades the newest one (or COLLECTION=DIR;
+# LESSONS=01,02) into its gradebook.csv, each student's notebooks run as that student.
+hub-release: venv
+	env COURSE_HUB_SOLUTIONS=$(SOLUTIONS) $(PYTHON) -m tools.hub.classroom release
+
+hub-collect: venv
+	$(PYTHON) -m tools.hub.classroom collect
+
+hub-grade: venv
+	$(PYTHON) -m tools.hub.classroom grade $(COLLECTION) $(if $(LESSONS),--lessons $(LESSONS),) --jobs $(JOBS)
 
 hub: hub-setup
 	@echo "==> make hub: open http://127.0.0.1:$(HUB_PORT)/ and log in with a user and password from .hub/state/passwords.txt"

@@ -153,3 +153,59 @@ def test_identify_by_checks_not_by_name(tmp_path):
     _write(other, {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
     lesson, why = grade.identify(other, course)
     assert lesson is None and "another course" in why
+
+
+# ---- Gradescope's autograder (tools/gradescope.py) ------------------------------------------------------
+
+
+def test_gradescope_results_one_test_per_exercise_from_the_gradebook(graded):
+    from tools import gradescope
+
+    rows, _, notes, _ = graded
+    mine = {s: [n for n in notes if n["student"] == s] for s in ("sol", "plain", "onewrong", "mixed")}
+    sol = gradescope.results(list(RIGHT), rows["sol"], mine["sol"])
+    assert [(t["number"], t["score"], t["max_score"], t["status"]) for t in sol["tests"]] == [
+        (e, 1, 1, "passed") for e in RIGHT]
+    assert sol["score"] == 3
+    plain = gradescope.results(list(RIGHT), rows["plain"], mine["plain"])
+    assert plain["score"] == 0 and all("not attempted" in t["output"] for t in plain["tests"])
+    wrong = gradescope.results(list(RIGHT), rows["onewrong"], mine["onewrong"])
+    assert [t["score"] for t in wrong["tests"]] == [1, 0, 1] and "not quite" in wrong["tests"][1]["output"]
+    mixed = gradescope.results(list(RIGHT), rows["mixed"], mine["mixed"])
+    assert "Skipped: essay.txt: not a notebook" in mixed["output"] and mixed["score"] == 3
+
+
+def test_gradescope_autograder_on_the_solutions_and_the_plain_lesson(tmp_path):
+    """`python -m tools.gradescope UPLOAD results.json`, as Gradescope's run_autograder calls it."""
+    runs = {}
+    for name, source in (("solutions", SOLUTIONS), ("plain", LESSON)):
+        upload = tmp_path / name / "submission"
+        _write(upload / source.name, json.loads(source.read_text(encoding="utf-8")))
+        out = tmp_path / name / "results" / "results.json"
+        runs[name] = (out, subprocess.Popen([sys.executable, "-m", "tools.gradescope", str(upload), str(out),
+                                             "--lessons", "01"], cwd=ROOT, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True))  # fmt: skip
+    got = {}
+    for name, (out, proc) in runs.items():
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        got[name] = json.loads(out.read_text(encoding="utf-8"))
+    assert [(t["number"], t["score"]) for t in got["solutions"]["tests"]] == [(e, 1) for e in RIGHT]
+    assert got["solutions"]["score"] == 3 and "3 of 3 exercises correct" in got["solutions"]["output"]
+    assert [(t["number"], t["score"]) for t in got["plain"]["tests"]] == [(e, 0) for e in RIGHT]
+    assert got["plain"]["score"] == 0 and all("not attempted" in t["output"] for t in got["plain"]["tests"])
+
+
+def test_gradescope_upload_without_a_lesson_still_gets_results(tmp_path):
+    from tools import gradescope
+
+    (tmp_path / "empty").mkdir()
+    found = gradescope.grade_upload(tmp_path / "empty", tmp_path / "r1.json", lessons=["01"], log=lambda _m: None)
+    assert [(t["number"], t["score"]) for t in found["tests"]] == [(e, 0) for e in RIGHT]
+    assert json.loads((tmp_path / "r1.json").read_text()) == found
+    (tmp_path / "essay").mkdir()
+    (tmp_path / "essay" / "answers.txt").write_text("in my head", encoding="utf-8")
+    found = gradescope.grade_upload(tmp_path / "essay", tmp_path / "r2.json", log=lambda _m: None)
+    assert found["score"] == 0 and "Nothing to grade" in found["output"] and "Upload your lesson" in found["output"]
+    with pytest.raises(grade.GradeError, match="--lessons 09: no such lesson"):
+        gradescope.grade_upload(tmp_path / "empty", tmp_path / "r3.json", lessons=["09"])

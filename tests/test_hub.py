@@ -436,6 +436,132 @@ def test_a_hub_restart_loses_no_saved_notebook(hub):
     assert b.server_status()["server"], "B's server still runs after the hub restart"
 
 
+def _class_of(hub):
+    """The test's class as `make hub-release`, `hub-collect` and `hub-grade` see it (tools/hub/classroom.py)."""
+    from tools.hub import classroom
+    from tools.hub.setup import STUDENT_VENV
+
+    return classroom.Hub(tuple(STUDENTS), INSTRUCTOR, hub["notebooks"], hub["releases"], False,
+                         STUDENT_VENV / "bin" / "python")  # fmt: skip
+
+
+def test_hub_release_brings_a_corrected_lesson_into_every_copy_now(hub):
+    """`make hub-release`: no login needed; a lesson the student edited keeps the student's lines."""
+    import json
+
+    from tools.hub import classroom
+
+    _started(hub, "pc-test-a", "pc-test-b")
+    a = user(hub, "pc-test-a")
+    lesson02 = "perceptron-course/02_subgradients.ipynb"
+    mine = a.user("GET", f"/api/contents/{lesson02}").json()["content"]
+    mine["cells"][0]["source"] = "# A's notes on lesson 02"
+    assert a.user("PUT", f"/api/contents/{lesson02}", json={"type": "notebook", "format": "json",
+                                                            "content": mine}).status_code == 200  # fmt: skip
+    path = hub["notebooks"] / "02_subgradients.ipynb"
+    nb = json.loads(path.read_text())
+    nb["cells"][0]["source"] = ["# Corrected 02_subgradients.ipynb\n"]
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    done = classroom.release(_class_of(hub))
+    assert set(done.values()) == {"up to date"}, done
+    b_home = Path(pwd.getpwnam("pc-test-b").pw_dir)
+    got_b = json.loads((b_home / lesson02).read_text())
+    got_a = a.user("GET", f"/api/contents/{lesson02}").json()["content"]
+    assert "".join(got_b["cells"][0]["source"]) == "# Corrected 02_subgradients.ipynb\n", "untouched: updated now"
+    assert "".join(got_a["cells"][0]["source"]) == "# A's notes on lesson 02", "edited: A's lines stay"
+    assert (b_home / lesson02).stat().st_uid == pwd.getpwnam("pc-test-b").pw_uid, "pulled as the student"
+
+
+def _answer(u, exercise: int, value: str) -> None:
+    """`u` answers exercise 01.`exercise` in their lesson 01 and saves it, as JupyterLab's save does."""
+    path = "perceptron-course/01_loss_geometry.ipynb"
+    nb = u.user("GET", f"/api/contents/{path}").json()["content"]
+    cell = [c for c in nb["cells"] if "exercise-check" in c["metadata"].get("tags", [])][exercise - 1]
+    first, *rest = cell["source"].split("\n")
+    cell["source"] = "\n".join([first.split("=")[0] + "= " + value, *rest])
+    r = u.user("PUT", f"/api/contents/{path}", json={"type": "notebook", "format": "json", "content": nb})
+    assert r.status_code == 200, (r.status_code, r.text[:200])
+
+
+def test_two_students_hand_in_the_instructor_collects_and_grades(hub):
+    """`make hub-collect` then `make hub-grade`: A answers 01.2 right, B wrong; the gradebook has both rows."""
+    import csv
+
+    from tools.hub import classroom
+
+    _started(hub, "pc-test-a", "pc-test-b", INSTRUCTOR)
+    a, b, inst = user(hub, "pc-test-a"), user(hub, "pc-test-b"), user(hub, INSTRUCTOR)
+    _answer(a, 2, "6.5")
+    _answer(b, 2, "6.0")
+    klass = _class_of(hub)
+    collection = classroom.collect(klass, log=lambda _m: None)
+    inst_pw = pwd.getpwnam(INSTRUCTOR)
+    assert collection.parent == Path(inst_pw.pw_dir) / "submissions"
+    for path in [collection, *collection.rglob("*")]:
+        st = path.lstat()
+        assert (st.st_uid, st.st_mode & 0o777) == (inst_pw.pw_uid, 0o700 if path.is_dir() else 0o600), path
+    names = sorted(p.name for p in (collection / "students" / "pc-test-a").iterdir())
+    assert names == sorted(p.name for p in hub["notebooks"].glob("[0-9][0-9]_*.ipynb")), names
+    gradebook, rows = classroom.grade(klass, lessons=["01"], jobs=2, log=lambda _m: None)  # the newest collection
+    assert gradebook == collection / "gradebook.csv"
+    table = {r["student"]: r for r in csv.DictReader(gradebook.open(encoding="utf-8"))}
+    assert sorted(table) == sorted(STUDENTS), table
+    got = {s: (table[s]["01.1"], table[s]["01.2"], table[s]["01.3"], table[s]["total"]) for s in STUDENTS}
+    assert got == {"pc-test-a": ("0", "1", "0", "1"), "pc-test-b": ("0", "0", "0", "0"),
+                   "pc-test-c": ("0", "0", "0", "0")}, got  # fmt: skip
+    notes = list(csv.DictReader((collection / "gradebook-notes.csv").open(encoding="utf-8")))
+    why_b = [n["why"] for n in notes if n["student"] == "pc-test-b" and n["exercise"] == "01.2"]
+    assert why_b and why_b[0].startswith("wrong: not quite"), notes
+    # the instructor reads the gradebook in their own JupyterLab
+    r = inst.user("GET", f"/api/contents/submissions/{collection.name}/gradebook.csv")
+    assert r.status_code == 200 and "pc-test-a" in r.json()["content"], r.status_code
+    # A reads neither B's copy nor B's submission, nor the collection: by path from A's kernel ...
+    b_copy = Path(pwd.getpwnam("pc-test-b").pw_dir) / "perceptron-course" / "01_loss_geometry.ipynb"
+    b_sub = collection / "students" / "pc-test-b" / "01_loss_geometry.ipynb"
+    paths = [b_copy, b_sub, collection / "students" / "pc-test-a" / "01_loss_geometry.ipynb", gradebook]
+    kernel = a.kernel(a.new_session("perceptron-course/probe_submissions.ipynb"))
+    try:
+        out = kernel.execute(
+            "import os\n"
+            "def probe(f):\n"
+            "    try:\n        f(); return 'read'\n"
+            "    except PermissionError: return 'denied'\n"
+            f"print(sorted({{probe(lambda p=p: open(p, 'rb').read(1)) for p in {[str(p) for p in paths]!r}}}))\n"
+            f"print(probe(lambda: os.listdir({str(collection.parent)!r})), "
+            f"probe(lambda: os.listdir({str(collection / 'students')!r})))\n"
+        )
+    finally:
+        kernel.close()
+    assert out.split("\n")[:2] == ["['denied']", "denied denied"], out
+    # ... and through the contents API (paths that climb out of A's home)
+    home = Path(pwd.getpwnam("pc-test-a").pw_dir)
+    for path in (b_copy, b_sub, gradebook):
+        for rel, owner, refused in ((os.path.relpath(path, home), None, (400, 403, 404)),
+                                    (os.path.relpath(path, inst_pw.pw_dir), INSTRUCTOR, (302, 403, 404))):  # fmt: skip
+            r = a.user("GET", f"/api/contents/{rel}", owner=owner)
+            leaked = [w for w in ('"cells"', '"nbformat"', "pc-test-b,") if w in r.text]
+            assert r.status_code in refused and not leaked, (rel, owner, r.status_code, leaked)
+
+
+def test_class_commands_say_what_to_do_on_bad_input(hub, tmp_path):
+    from tools.hub import classroom
+
+    klass = _class_of(hub)
+    with pytest.raises(classroom.ClassError, match="no students/ folder"):
+        classroom.grade(klass, tmp_path)
+    (tmp_path / "students" / "someone-else").mkdir(parents=True)
+    with pytest.raises(classroom.ClassError, match="not students of this class"):
+        classroom.grade(klass, tmp_path)
+    (tmp_path / "students" / "someone-else").rmdir()
+    (tmp_path / "students" / "pc-test-a").mkdir()
+    with pytest.raises(classroom.ClassError, match="no lesson 09 has exercises; choose among 01, "):
+        classroom.grade(klass, tmp_path, lessons=["09"])
+    with pytest.raises(classroom.ClassError, match="is empty|no lesson of this course"):
+        classroom.grade(klass, tmp_path)  # a student folder with no lessons, and nobody else
+    with pytest.raises(classroom.ClassError, match="users.json is missing"):
+        classroom.load_hub(tmp_path)
+
+
 def test_hub_clean_removes_the_users_their_homes_and_the_state(hub):
     """Last: `python -m tools.hub.setup --clean` (make hub-clean) on this class."""
     from tools.hub import setup

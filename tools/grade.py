@@ -137,17 +137,28 @@ def _exited(pid: int) -> bool:
         return True
 
 
-def run_group(cmd: list, *, timeout: float, **popen) -> tuple:
+def _feed(stream, text: str) -> None:
+    with contextlib.suppress(BrokenPipeError):  # a run that died early reads no more
+        stream.write(text)
+    with contextlib.suppress(BrokenPipeError):
+        stream.close()
+
+
+def run_group(cmd: list, *, timeout: float, input: str | None = None, **popen) -> tuple:
     """Run `cmd` in a process group of its own; (returncode, or None past `timeout`; stdout; stderr).
 
-    When the run ends (or its time is up) the whole group is killed, a kernel left behind included (it holds the
-    pipes otherwise), and only then is the run reaped: until then its pid is the group's id, which no other
-    process can take, so the kill never reaches another process's group (a hub user's server, a test's)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    `input` is written to its stdin. When the run ends (or its time is up) the whole group is killed, a kernel
+    left behind included (it holds the pipes otherwise), and only then is the run reaped: until then its pid is
+    the group's id, which no other process can take, so the kill never reaches another process's group (a hub
+    user's server, a test's)."""
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             **popen)  # fmt: skip
     out = {}
     readers = [threading.Thread(target=lambda k, f: out.__setitem__(k, f.read()), args=(k, f), daemon=True)
                for k, f in (("stdout", proc.stdout), ("stderr", proc.stderr))]  # fmt: skip
+    if input is not None:
+        readers.append(threading.Thread(target=_feed, args=(proc.stdin, input), daemon=True))
     for r in readers:
         r.start()
     deadline = time.monotonic() + timeout
@@ -162,13 +173,36 @@ def run_group(cmd: list, *, timeout: float, **popen) -> tuple:
     return (None if timed_out else proc.returncode), out.get("stdout", ""), out.get("stderr", "")
 
 
+@dataclass(frozen=True)
+class RunAs:
+    """Whose rights a submission runs with (a hub grades each student's notebooks as that student), and in
+    which Python (one that user may run, with the course's library: the hub's students' venv)."""
+
+    uid: int
+    gid: int
+    home: str
+    python: str
+
+
+def _command(cell_timeout: float, prefix: list[str], run_as: RunAs | None) -> tuple[list, dict]:
+    """The grading run's command (the notebook comes on stdin) and its Popen options."""
+    python = run_as.python if run_as else sys.executable
+    run = [python, "-m", "tools.grade_run", "-", "--cell-timeout", str(cell_timeout)]
+    if run_as is None:
+        return [*prefix, *run], {"env": {**os.environ, **NO_NETWORK_ENV}}
+    env = {"HOME": run_as.home, "PATH": f"{Path(python).parent}:/usr/bin:/bin", "LANG": "C.UTF-8",
+           **NO_NETWORK_ENV}  # fmt: skip
+    if prefix:  # unshare drops to the user after making the namespace (and drops every supplementary group)
+        return [*prefix, "--setgid", str(run_as.gid), "--setuid", str(run_as.uid), "--", *run], {"env": env}
+    return run, {"env": env, "user": run_as.uid, "group": run_as.gid, "extra_groups": []}
+
+
 def run_one(sub: Submission, exercises: list[Exercise], *, cell_timeout: float, timeout: float,
-            prefix: list[str]) -> None:
+            prefix: list[str], run_as: RunAs | None = None) -> None:
     """Run one submission in its own process and score its lesson's exercises into ``sub``."""
-    cmd = [*prefix, sys.executable, "-m", "tools.grade_run", str(sub.path.resolve()), "--cell-timeout",
-           str(cell_timeout)]
-    env = {**os.environ, **NO_NETWORK_ENV}
-    code, stdout, stderr = run_group(cmd, timeout=timeout, cwd=ROOT, env=env)
+    cmd, popen = _command(cell_timeout, prefix, run_as)
+    text = sub.path.read_text(encoding="utf-8")
+    code, stdout, stderr = run_group(cmd, timeout=timeout, input=text, cwd=ROOT, **popen)
     if code is None:
         report, failed = None, f"the notebook ran past its {timeout:g} s limit; stopped"
     else:
@@ -217,9 +251,18 @@ def gradebook(subs: list[Submission], columns: list[str]) -> list[dict]:
 
 
 def grade(folder: Path, out: Path, *, notebooks: Path = NOTEBOOKS, notes: Path | None = None,
-          cell_timeout: float = 60.0, timeout: float = 600.0, jobs: int = 1, lessons=None, log=print) -> list[dict]:
-    """Grade every submission in ``folder``; write the gradebook to ``out`` and the reasons to ``notes``."""
+          cell_timeout: float = 60.0, timeout: float = 600.0, jobs: int = 1, lessons=None, log=print,
+          run_as=None) -> list[dict]:  # fmt: skip
+    """Grade every submission in ``folder``; write the gradebook to ``out`` and the reasons to ``notes``.
+
+    ``run_as(student) -> RunAs`` runs each student's notebooks with that user's rights (tools/hub/classroom.py);
+    by default they run with this process's.
+    """
     course = course_exercises(notebooks)
+    unknown = sorted(set(lessons or ()) - {name[:2] for name in course})
+    if unknown:
+        raise GradeError(f"no lesson {', '.join(unknown)} has exercises; choose among "
+                         f"{', '.join(name[:2] for name in course)} (e.g. --lessons 01,02)")  # fmt: skip
     subs = collect(folder, course)
     wanted = sorted({s.lesson for s in subs if s.lesson}) if lessons is None else [
         n for n in course if n[:2] in set(lessons)]
@@ -231,7 +274,7 @@ def grade(folder: Path, out: Path, *, notebooks: Path = NOTEBOOKS, notes: Path |
     todo = [s for s in subs if s.lesson in wanted]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda s: run_one(s, course[s.lesson], cell_timeout=cell_timeout, timeout=timeout,
-                                        prefix=prefix), todo))
+                                        prefix=prefix, run_as=run_as(s.student) if run_as else None), todo))
     columns = [e.id for name in wanted for e in course[name]]
     rows = gradebook(subs, columns)
     out = Path(out)

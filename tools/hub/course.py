@@ -18,6 +18,7 @@ The pull runs in the students' venv, from the repository's root (``tools/`` is r
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from pathlib import Path
@@ -40,7 +41,18 @@ def release_path(audience: str, hub_dir: Path = HUB_DIR) -> Path:
 
 def publish_releases(instructor_gid: int, *, solutions_for_students: bool = False, hub_dir: Path = HUB_DIR,
                      notebooks: Path = NOTEBOOKS) -> dict[str, Path]:  # fmt: skip
-    """Publish both releases (a commit only when a lesson changed) and set who may read them."""
+    """Publish both releases (a commit only when a lesson changed) and set who may read them.
+
+    One publish at a time (a lock file in `hub_dir`): the hub's logins and ``make hub-release`` write the same
+    release repositories.
+    """
+    Path(hub_dir).mkdir(parents=True, exist_ok=True)
+    with open(Path(hub_dir) / ".publish.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _publish(instructor_gid, solutions_for_students, Path(hub_dir), Path(notebooks))
+
+
+def _publish(instructor_gid: int, solutions_for_students: bool, hub_dir: Path, notebooks: Path) -> dict[str, Path]:
     releases = {}
     for audience, solutions in (("students", solutions_for_students), ("instructor", True)):
         release = release_path(audience, hub_dir)
