@@ -126,7 +126,7 @@ def _check(f, run_spec, spec, k, elev, azim):
     """Every shape of the panel at (k, elev, azim) against the numbers computed here."""
     assert f["view"] == {"k": k, "elev": elev, "azim": azim}
     left, top = map(float, re.fullmatch(r"translate\(([-\d.]+),([-\d.]+)\)", f["plot"]).groups())
-    size = run_spec["style"]["panel_px"]
+    size = spec["size_px"]
     at = lambda P: project(P, box=spec["box"], elev=elev, azim=azim, size=size)  # noqa: E731
     Z = np.array(spec["points"])
     want = at(Z)
@@ -179,7 +179,7 @@ def test_the_points_the_plane_and_the_bowl_are_pythons_numbers_projected(page, n
 def test_the_plane_of_a_run_with_no_separating_plane_stays_in_the_box(page):
     """#31: where no plane separates the lifted points, each plane is drawn as its part inside the view's box."""
     run_spec, spec = mount(page, "no separating plane")
-    size = run_spec["style"]["panel_px"]
+    size = spec["size_px"]
     corners = np.array(np.meshgrid(*spec["box"])).T.reshape(-1, 3)
     drawn = 0
     for k in range(run_spec["K"] + 1):
@@ -293,3 +293,65 @@ def test_axe_finds_nothing_serious_in_the_panel(page, name):
     mount(page, name, k=1)
     found = blocking_violations(page, "document.querySelector('main')")
     assert not found, "\n".join(found)
+
+
+# ---------------------------------------------------------------------------------------------- in the player
+def _lifted_player_trait(name):
+    """A `run` trait for the player's front end with the lifted panel, made by hand (BrowserPlayer itself takes 2-D
+    data only so far): the run on lifted points, the data panel on their first two coordinates, the panel's spec."""
+    from perceptron_lib.player.browser import RUN_VERSION
+    from perceptron_lib.player.panels.data import DataPanel
+
+    run, Z, y, preset = RUNS[name]
+    s = style.get(preset)
+    xlim, ylim = DataPanel(mode="lifted").view_for(run, Z[:, :2])
+    K = len(run.history) - 1
+    return {
+        "version": RUN_VERSION,
+        **step_numbers(run, Z, y),
+        "lines": [[f"step {k}"] for k in range(K + 1)],
+        "alt": [f"the data at step {k}" for k in range(K + 1)],
+        "view": {"xlim": list(xlim), "ylim": list(ylim)},
+        "style": _style_trait(s),
+        "crossed": "mistake",
+        "panels": [LiftedPanel().front(run, Z, y, style=s)],
+    }
+
+
+@pytest.mark.browser
+def test_the_player_hosts_the_lifted_panel_and_steps_it(chromium):
+    from test_browser_player_front import FAKE_MODEL
+
+    from perceptron_lib.player.browser import BrowserPlayer
+
+    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
+    page = ctx.new_page()
+    try:
+        page.set_content('<!doctype html><html lang="en"><title>the player</title><body><main></main></body></html>')
+        page.evaluate("""async (src) => {
+            const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
+            window.front = await import(url);
+        }""", BrowserPlayer._esm)
+        page.evaluate(FAKE_MODEL)
+        trait = _lifted_player_trait("05 rings")
+        page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", trait)
+        alone = """(k) => {
+            const p = window.front.buildLifted(document, window.model.get('run'), window.model.get('run').panels[0]);
+            p.draw(k);
+            return p.el.querySelector('svg').outerHTML;
+        }"""
+        shown = "() => document.querySelector('#widget .pl-lifted svg').outerHTML"
+        assert page.evaluate(shown) == page.evaluate(alone, 0)
+        for k in (1, 2, 3):
+            page.click("#widget button:text-is('Step')")
+            assert page.evaluate(shown) == page.evaluate(alone, k)
+        assert page.evaluate("() => window.model.get('k')") == 3
+        # the panel's keys turn it and leave the player's step alone
+        page.focus("#widget .pl-picture")
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate("() => window.model.get('k')") == 3
+        label = page.get_attribute("#widget .pl-picture", "aria-label")
+        assert label.endswith("Seen from azimuth −53°, elevation 24°.")
+    finally:
+        ctx.close()

@@ -171,7 +171,7 @@ function liftedAxis(doc, g, o, pick) {
     const p = o.at(a.map((c, i) => (i === axis ? v : c)));
     text(away(p, o.tickPx * 1.3), tickLabel(v, tk.decimals), o.tickPx, "pl-tick");
   }
-  text(away(mid, o.tickPx * 2.2 + o.labelPx), o.name, o.labelPx, "pl-name");
+  text(away(mid, o.tickPx * 2.4 + o.labelPx * 0.5), o.name, o.labelPx, "pl-name");
 }
 
 /**
@@ -315,8 +315,9 @@ export const LIFTED_CSS = `
 .pl-lifted .pl-picture:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .pl-lifted .pl-turns { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; }
 .pl-lifted .pl-turns label { display: inline-flex; gap: 6px; align-items: center; }
-.pl-lifted .pl-turns input { width: 9em; min-height: 24px; }
-.pl-lifted .pl-help { margin: 0; font-size: 0.85em; color: #444; max-width: 36em; }
+.pl-lifted .pl-turns input { width: 9em; min-height: 24px; padding: 0; border: none; background: transparent; }
+.pl-lifted .pl-help { margin: 0; font-size: var(--pl-text, 0.85em); color: #444; max-width: 36em; }
+.pl-lifted .pl-turns label { font-size: var(--pl-text, 1em); }
 `;
 
 /**
@@ -345,9 +346,11 @@ function angleSlider(doc, text, min, max) {
  */
 export function buildLifted(doc, runSpec, spec) {
   const s = runSpec.style;
-  const size = s.panel_px;
-  const pad = s.tick_size * PT * 3 + s.label_size * PT;
-  const top = s.title_size * PT * 1.6;
+  const size = spec.size_px;
+  // room for the tick labels and the axes' names around the box where it comes near the picture's edge; at the
+  // angles where the box fills the picture, they may run over this room (the SVG does not clip them)
+  const pad = s.tick_size * PT * 1.4 + s.label_size * PT * 0.9;
+  const top = s.title_size * PT * 1.5;
   const width = pictureSize(spec.aspect, size)[0] + 2 * pad;
   const svg = svgEl(doc, "svg", {
     class: "pl-scene",
@@ -358,17 +361,13 @@ export function buildLifted(doc, runSpec, spec) {
     focusable: "false",
   });
   svg.style.fontFamily = "DejaVu Sans, Verdana, sans-serif";
+  svg.style.overflow = "visible";
   const title = svgEl(doc, "text", { class: "pl-title", x: fmt(width / 2), y: fmt(s.title_size * PT * 1.1) }, svg);
   title.setAttribute("text-anchor", "middle");
   title.setAttribute("font-size", fmt(s.title_size * PT));
   title.textContent = spec.title;
   const g = svgEl(doc, "g", { class: "pl-plot", transform: `translate(${fmt(pad)},${fmt(top)})` }, svg);
-  const help = htmlEl(
-    doc,
-    "p",
-    { class: "pl-help" },
-    "Turn the view: drag the picture, or focus it and press ← → to turn and ↑ ↓ to look from higher or lower.",
-  );
+  const help = htmlEl(doc, "p", { class: "pl-help" }, "Turn the view: drag it, or focus it and press ← → ↑ ↓.");
   help.id = `pl-help-${++liftedBuilt}`;
   const picture = htmlEl(doc, "div", {
     class: "pl-picture",
@@ -383,6 +382,7 @@ export function buildLifted(doc, runSpec, spec) {
   const turns = htmlEl(doc, "div", { class: "pl-turns" });
   turns.append(azimuth.label, elevation.label);
   const el = htmlEl(doc, "div", { class: "pl-lifted" });
+  if (s.text_px > 0) el.style.setProperty("--pl-text", `${s.text_px}px`); // lecture: no text under the preset's
   el.append(htmlEl(doc, "style", {}, LIFTED_CSS), picture, turns, help);
 
   const state = { k: 0, elev: spec.view.elev, azim: wrapAngle(spec.view.azim) };

@@ -11,6 +11,7 @@
 
 import { buildChart } from "./curves.js";
 import { boundarySegment } from "./geometry.js";
+import { buildLifted } from "./lifted.js";
 import { fmt, PT, svgEl } from "./scene.js";
 
 /**
@@ -73,6 +74,7 @@ export const PANEL_KINDS = {
   curves: chartPanel,
   averaged: buildOverlay,
   max_margin: buildOverlay,
+  lifted: buildLifted,
 };
 
 /**

@@ -105,6 +105,9 @@ class LiftedPanel:
 
     name = "lifted"  #: in a player's panel picker
     projection = "3d"
+    #: The browser's picture of the box, CSS px: as tall as the box looks at its tallest (`core.lift_view.project`),
+    #: by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen)
+    SIZE_PX = {"notebook": 440, "lecture": 340}
 
     def __init__(self, *, elev=24, azim=-58, zoom=0.95, title="lifted: z = x₁² + x₂²"):
         self.elev, self.azim, self.zoom, self.title = elev, azim, zoom, title
@@ -142,11 +145,11 @@ class LiftedPanel:
         ``K`` is the run's last step. The numbers come from `core.lift_view`: ``box`` (the view's box, as `draw`
         fixes it), ``points`` (the lifted points), ``bowl`` (the bowl's wire mesh cut to the box: polylines),
         ``planes`` (for each k = 0..K the polygon where the plane of state k meets the box: 0 or 3..6 vertices, in
-        order), and ``aspect`` (the box's shape on the screen). ``view`` holds the angles the view starts at
-        (``elev``, ``azim``, degrees: matplotlib's meaning); the student turns it in the browser, which projects by
-        `core.lift_view.project`. ``alt`` is one sentence per step (the picture's name, without the view's angles,
-        which the browser adds). The ringed example, the labels and the sizes are the run's (its ``ring``, ``y`` and
-        ``style``).
+        order), and ``aspect`` (the box's shape on the screen); ``size_px`` is the picture's height (`SIZE_PX`).
+        ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's meaning); the student
+        turns it in the browser, which projects by `core.lift_view.project`. ``alt`` is one sentence per step (the
+        picture's name, without the view's angles, which the browser adds). The ringed example, the labels and the
+        text sizes are the run's (its ``ring``, ``y`` and ``style``).
         """
         from ...core import frames as _frames
         from ...core import lift_view as _lv
@@ -175,6 +178,7 @@ class LiftedPanel:
             "bowl": [np.round(piece, 6).tolist() for piece in _lv.bowl_mesh(box)],
             "planes": [p.tolist() for p in planes],
             "alt": alt,
+            "size_px": float(self.SIZE_PX["lecture" if style.legend_size > 12 else "notebook"]),
             "colors": {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"},
             "plane_alpha": 0.35,
         }
