@@ -137,12 +137,14 @@ JS_DRAWN = """(el) => {
           playing: [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Pause')};
 }"""
 
-# Ask the kernel for its browser players: each one's model id, k and readout lines.
+# Ask the kernel for its browser players (a switch and a controlled player are players too): each one's model
+# id, k and readout lines.
 JS_KERNEL_SAYS = """async () => {
   const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
   const code = ['import gc as _gc, json as _json',
-    'from perceptron_lib.player.browser import BrowserPlayer as _BP',
-    '_ps = [o for o in _gc.get_objects() if isinstance(o, _BP) and o.comm is not None]',
+    'from perceptron_lib.player import BrowserControlled as _BC, BrowserEditor as _BE, BrowserPlayer as _BP',
+    'from perceptron_lib.player import BrowserSwitch as _BS',
+    '_ps = [o for o in _gc.get_objects() if isinstance(o, (_BP, _BE, _BS, _BC)) and o.comm is not None]',
     'print(_json.dumps([{"model": p.model_id, "k": p.k, "lines": p.lines()} for p in _ps]))'].join('\\n');
   const future = kernel.requestExecute({code, silent: false, store_history: false});
   let out = '';

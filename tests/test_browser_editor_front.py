@@ -470,8 +470,10 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
 def test_the_keyboard_alone_places_and_removes_points_and_never_traps(page):
     editor = _mount(page)
     settings = dict(editor.settings)
+    assert page.is_hidden("#widget .pe-cursor-row")  # the cursor's boxes show with the cursor only
     page.focus("#widget button:text-is('Keyboard cursor')")
     page.keyboard.press("Enter")
+    assert page.is_visible("#widget .pe-cursor-row")
     s0 = _shown(page)
     assert s0["cursor"] == 1 and s0["message"].startswith("Keyboard cursor at the centre")
     page.focus("#widget .pp-picture")

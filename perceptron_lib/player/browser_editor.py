@@ -249,10 +249,9 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         """The points as Python: ``X = [...]`` and ``y = [...]`` (`own_data.points_literal`)."""
         return points_literal(self.X, self.y)
 
-    @property
-    def lines(self) -> list:
-        """The readout at the step shown (clamped to the library's run), the headline first."""
-        return list(self.run["lines"][min(self.k, self.run["K"])])
+    def lines(self, k=None) -> list:
+        """The readout at step k (default: the step shown, clamped to the library's run), the headline first."""
+        return list(self.run["lines"][min(self.k if k is None else k, self.run["K"])])
 
     def load(self, X, y, *, lesson=False) -> None:
         """Replace every point (2-D X, labels y in {-1, +1}), by the editor's rules; with ``lesson=True`` they

@@ -117,8 +117,10 @@ export function mountEditor(model, el) {
   const marks = () => drawMarks(player.scene, cursor, selected === null ? null : state.X[selected]);
   const focusIndex = () => [...player.root.querySelectorAll(FOCUSABLE)].indexOf(doc.activeElement);
 
-  /** Draw `next` at step k (a new player), giving back the focus, the pointer, the cursor and the selection. */
-  const show = (next, k) => {
+  /** Draw `next` at step k (a new player), giving back the focus, the pointer, the cursor and the selection.
+   * The root's `data-run` says whose run is drawn: "browser" (fitted here) or "library" (Python's). */
+  const show = (next, k, whose = "browser") => {
+    root.dataset.run = whose;
     const focused = player === null ? -1 : focusIndex();
     if (player !== null) player.unmount();
     spec = next;
@@ -216,7 +218,7 @@ export function mountEditor(model, el) {
   const releasePoint = (i, at, moved, event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return remove(i);
     if (moved && !at.inside) {
-      show(spec, player.shown()); // the point back where it was
+      show(spec, player.shown(), root.dataset.run); // the point back where it was
       return say("That drop is outside the plot, so the point stayed where it was.", true);
     }
     if (moved)
@@ -234,7 +236,7 @@ export function mountEditor(model, el) {
   };
   const onCancel = () => {
     if (press?.hit != null) {
-      show(spec, player.shown());
+      show(spec, player.shown(), root.dataset.run);
       say("The drag left the picture, so the point stayed where it was.", true);
     }
     press = null;
@@ -393,12 +395,13 @@ export function mountEditor(model, el) {
     },
     "change:run": () => {
       const next = model.get("run");
-      if (fittedOn(next, state)) show({ ...next, view }, clampStep(player.shown(), next.K));
+      if (fittedOn(next, state)) show({ ...next, view }, clampStep(player.shown(), next.K), "library");
     },
   };
   for (const [event, handler] of Object.entries(fromPython)) model.on(event, handler);
 
-  show(fittedOn(spec, state) ? spec : own(), clampStep(model.get("k"), Number.MAX_SAFE_INTEGER));
+  if (fittedOn(spec, state)) show(spec, clampStep(model.get("k"), spec.K), "library");
+  else show(own(), clampStep(model.get("k"), Number.MAX_SAFE_INTEGER));
   say(EDIT_HINT);
 
   const unmount = () => {

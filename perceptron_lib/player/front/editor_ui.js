@@ -22,6 +22,7 @@ export const EDIT_KEY_HELP =
 export const EDITOR_CSS = `
 .perceptron-browsereditor { font-family: system-ui, sans-serif; color: #000; background: #fff; line-height: 1.4; }
 .perceptron-browsereditor .pe-row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 6px; }
+.perceptron-browsereditor .pe-row[hidden] { display: none; }
 .perceptron-browsereditor .pe-message { min-height: 1.4em; margin: 2px 0 6px; max-width: 60em; }
 .perceptron-browsereditor .pe-message.pe-problem { color: #8a1c00; }
 .perceptron-browsereditor fieldset { display: inline-flex; gap: 4px; align-items: center; border: 0; margin: 0;
