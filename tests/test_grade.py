@@ -209,3 +209,21 @@ def test_gradescope_upload_without_a_lesson_still_gets_results(tmp_path):
     assert found["score"] == 0 and "Nothing to grade" in found["output"] and "Upload your lesson" in found["output"]
     with pytest.raises(grade.GradeError, match="--lessons 09: no such lesson"):
         gradescope.grade_upload(tmp_path / "empty", tmp_path / "r3.json", lessons=["09"])
+
+
+def test_an_editor_answer_lost_in_the_fresh_run_says_why(tmp_path):
+    """A check that read a PointEditor sees only the points the notebook's code placed: the note says so."""
+    setup = ("from perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data\n"
+             "from perceptron_lib.exercises import nb03\nfrom perceptron_lib.player import PointEditor, StepThrough\n"
+             "X_own, y_own = data.small_2d()\n"
+             "own = PointEditor(StepThrough(fit_perceptron(X_own, y_own), X_own, y_own))")  # fmt: skip
+    cells = [{"cell_type": "code", "source": src, "metadata": {"tags": tags}, "outputs": [], "execution_count": None}
+             for src, tags in ((setup, []), ("nb03.check_many_updates(own)", ["exercise-check"]))]  # fmt: skip
+    _write(tmp_path / "subs" / "clicked" / "03_hyperplane_updates.ipynb",
+           {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    rows = grade.grade(tmp_path / "subs", tmp_path / "g.csv", lessons=["03"], cell_timeout=CELL_TIMEOUT,
+                       log=lambda _m: None)  # fmt: skip
+    assert rows[0]["3.4"] == 0
+    notes = list(csv.DictReader((tmp_path / "g-notes.csv").open(encoding="utf-8")))
+    why = _why(notes, "clicked", "3.4")
+    assert why.startswith("wrong: not quite") and "read a point editor" in why and "Copy points" in why, why

@@ -48,6 +48,12 @@ NO_NETWORK_ENV = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127
                   "no_proxy": "", "PIP_NO_INDEX": "1"}  # fmt: skip
 
 
+#: Added to the reason an exercise was lost when its check read a point editor.
+EDITOR_NOTE = (" [The check read a point editor. Points placed with clicks are not saved in a notebook: in this run "
+               "from the top the editor held only the points the notebook's code gives it. Hand the points to the "
+               "check in code: press Copy points and write check(([[x1, x2], ...], [1, -1, ...])).]")
+
+
 class GradeError(Exception):
     """Bad input for the grader as a whole (no submissions, no such folder): the message says what to do."""
 
@@ -232,7 +238,7 @@ def score_lesson(sub: Submission, exercises: list[Exercise], report: dict | None
             last = mine[-1]
             sub.scores[ex.id] = int(last["status"] == "correct")
             if last["status"] != "correct":
-                sub.notes[ex.id] = f"{last['status']}: {last['message']}"
+                sub.notes[ex.id] = f"{last['status']}: {last['message']}" + (EDITOR_NOTE if last.get("editor") else "")
             continue
         why = [c["why"] for c in report["cells"] if c["cell"] in cells]
         sub.notes[ex.id] = f"cell {cells[-1]} " + (why[-1] if why else "gave no verdict")

@@ -4,7 +4,8 @@
 
 prints one JSON object on stdout: ``{"verdicts": [...], "cells": [...]}``. Each verdict is one
 `perceptron_lib.exercises.Verdict` made while the notebook ran, with the index of the cell that
-made it; each cell entry says why a cell did not finish (its error, or the time limit). The grader
+made it and whether its check read a point editor (``"editor"``); each cell entry says why a cell
+did not finish (its error, or the time limit). The grader
 (`tools/grade.py`) starts this in its own process, with no network (``unshare -n`` where it can),
 kills it after the notebook's time limit and decides the scores.
 
@@ -52,10 +53,25 @@ def _course_grading_setup(mime, token):
     socket.create_connection = refuse
     socket.getaddrinfo = refuse
 
+    # a check that reads a point editor (`points_of` on an object with .points) is marked: in this fresh run
+    # an editor holds only the points the notebook's code gives it, never those placed with clicks
+    import importlib, pkgutil
+    read = {"editor": False}
+    plain = ex.points_of
+    def points_of(answer, **kwargs):
+        if hasattr(answer, "points") and not isinstance(answer, tuple):
+            read["editor"] = True
+        return plain(answer, **kwargs)
+    for info in pkgutil.iter_modules(ex.__path__):
+        module = importlib.import_module(f"{ex.__name__}.{info.name}")
+        if getattr(module, "points_of", None) is plain:
+            module.points_of = points_of
+
     made = ex.Verdict.__post_init__
     def post_init(self):
         publish_display_data({mime: {"token": token, "exercise": self.exercise, "status": self.status,
-                                     "message": self.message}})
+                                     "message": self.message, "editor": read["editor"]}})
+        read["editor"] = False
         made(self)
     ex.Verdict.__post_init__ = post_init
 
@@ -113,7 +129,8 @@ def run(path: Path, *, cell_timeout: float) -> dict:
         for out in cell.get("outputs", []):
             data = out.get("data", {}).get(MIME) if out.get("output_type") == "display_data" else None
             if isinstance(data, dict) and data.get("token") == token:
-                verdicts.append({"cell": index, **{k: data[k] for k in ("exercise", "status", "message")}})
+                verdicts.append({"cell": index, **{k: data[k] for k in ("exercise", "status", "message")},
+                                 "editor": bool(data.get("editor"))})  # fmt: skip
     return {"verdicts": verdicts, "cells": cells}
 
 

@@ -5,11 +5,11 @@
 The upload (``SUBMISSION``: a folder, as Gradescope gives it) is graded like one student's folder by
 ``make grade``: each notebook in its own process, a fresh kernel, time limits, no network. ``results.json`` has
 one test per exercise of the lessons graded (``--lessons``; default: the lessons found in the upload), named by
-the exercise ("03.2"), worth 1 point, with the check's verdict or the reason it was lost as its output; the
-upload's files that were skipped (not a notebook, another course's notebook) are named in the top-level output.
-An upload with none of the lessons still gets a ``results.json``: every exercise of ``--lessons`` at 0, and
-what to hand in. notebooks/INSTRUCTORS.md ("Grading a class") gives the autograder's ``setup.sh`` and
-``run_autograder``.
+the exercise as its check names it ("Exercise 3.2"), worth 1 point, with the check's verdict or the reason it was
+lost as its output; the upload's files that were skipped (not a notebook, another course's notebook) are named
+in the top-level output. An upload with none of the lessons still gets a ``results.json``: every exercise of
+``--lessons`` at 0, and what to hand in. notebooks/INSTRUCTORS.md ("Grading a class") gives the autograder's
+``setup.sh`` and ``run_autograder``.
 """
 
 from __future__ import annotations
