@@ -31,7 +31,8 @@ from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import BrowserEditor
 from tests.browser_support import browser_missing_reason, launch
-from tests.test_browser_editor_front import FAKE_MODEL
+from tests.test_browser_editor_front import MOUNT_EDITOR
+from tests.test_browser_player_front import FAKE_MODEL
 
 #: `n` timed clicks on an empty spot (found once, in page px), each followed by a timed Undo. Per edit: ms of the
 #: handler (check, fit, spec, new player) and of the style and layout it leaves (forced), then to the next frame
@@ -127,6 +128,7 @@ def main(argv=None) -> int:
             window.front = await import(url);
         }""", BrowserEditor._esm)
         page.evaluate(FAKE_MODEL)
+        page.evaluate(MOUNT_EDITOR)
         print(f"An edit of the points to the new run painted, median of {args.edits} edits (ms); 16.7 at the next "
               "frame: the edit is in the first frame painted after it")
         print("| set | load | updates K | handler | style + layout | to the next frame (max) | to the frame after | "

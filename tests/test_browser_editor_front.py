@@ -28,26 +28,13 @@ from perceptron_lib.core.own_data import parse_points, points_literal, summarize
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import EDIT_HINT, BrowserEditor
 from perceptron_lib.player.readout import alt_text, state_lines
+from tests.test_browser_player_front import FAKE_MODEL
 
 pytestmark = pytest.mark.browser
 
-FAKE_MODEL = """() => {
-  window.makeModel = (state) => {
-    const listeners = {};
-    let dirty = new Set();
-    const model = {
-      saves: [],
-      get: (name) => state[name],
-      set: (name, value) => { state[name] = value; dirty.add(name); model.emit(name); },
-      on: (event, cb) => { (listeners[event] ||= []).push(cb); },
-      off: (event, cb) => { listeners[event] = (listeners[event] || []).filter((f) => f !== cb); },
-      save_changes: () => { model.saves.push([[...dirty].sort(), JSON.parse(JSON.stringify(state.points))]);
-                            dirty = new Set(); },
-      emit: (name) => { for (const cb of listeners[`change:${name}`] || []) cb(); },
-      fromPython: (name, value) => { state[name] = value; model.emit(name); },
-    };
-    return model;
-  };
+#: The editor on the page: `mountEditor` (anywidget's `render` without the handle) with the player's tests' stand-in
+#: for anywidget's model (`FAKE_MODEL`: ``saves`` lists the names set before each ``save_changes``).
+MOUNT_EDITOR = """() => {
   window.mount = (state) => {
     if (window.editor) window.editor.unmount();
     const el = document.createElement("div");
@@ -73,6 +60,7 @@ def page(chromium):
         window.front = await import(url);
     }""", BrowserEditor._esm)
     page.evaluate(FAKE_MODEL)
+    page.evaluate(MOUNT_EDITOR)
     yield page
     assert not errors, errors
     ctx.close()
@@ -387,7 +375,7 @@ def test_a_click_adds_a_point_and_the_run_drawn_is_fit_perceptrons(page):
     s1 = _is_the_librarys_run(page, settings)
     assert len(s1["y"]) == 11 and s1["y"][-1] == 1 and s1["k"] == s1["K"]
     assert s1["message"].startswith("Added point 10 at (") and "class +1." in s1["message"]
-    assert s1["saves"] == [[["k", "points"], s1["points"]]]  # one message: the points and the step
+    assert s1["saves"] == [["k", "points"]]  # one message: the points and the step
     assert s1["focus"] == "pp-picture" and s1["view"] == s0["view"]
     span = max(np.ptp(s0["view"]["xlim"]), np.ptp(s0["view"]["ylim"]))
     assert np.allclose(s1["X"][-1], spot, atol=span / 400)  # rounded to the view's grid

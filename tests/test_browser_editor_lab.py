@@ -3,7 +3,7 @@
 Opened through the session's server (`course_lab_server`, the notebook preset), Run All, then as a student: a real
 click on an empty spot of the picture draws the new run at once (the browser's fit: the editor's ``data-run`` is
 "browser"), then the library's run arrives and is drawn (``data-run`` "library"), and the kernel holds the page's
-points, step and words (`BrowserEditor.points`, ``k``, ``lines()``). The time from the click to the library's run
+step and words (``k``, ``lines()``, whose summary counts the points). The time from the click to the library's run
 drawn is printed (issue #30 item 7 asks at most 100 ms; measured here, not asserted). Undo goes back the same way,
 and the keyboard cursor adds a point with no mouse. The notebook file is left as it was.
 """
@@ -26,19 +26,6 @@ pytestmark = pytest.mark.browser
 NB = "notebooks/00_start_here.ipynb"
 EDITOR = ".perceptron-browsereditor"
 
-# The kernel's editors: points, step and the words at that step.
-JS_KERNEL_EDITORS = """async () => {
-  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const code = ['import gc as _gc, json as _json', 'from perceptron_lib.player import BrowserEditor as _BE',
-    '_es = [o for o in _gc.get_objects() if isinstance(o, _BE) and o.comm is not None]',
-    'print(_json.dumps([{"points": e.points, "k": e.k, "lines": e.lines()} for e in _es]))'].join('\\n');
-  const future = kernel.requestExecute({code, silent: false, store_history: false});
-  let out = '';
-  future.onIOPub = (m) => { if (m.header.msg_type === 'stream') out += m.content.text; };
-  await future.done;
-  return out;
-}"""
-
 # What the page shows: the points (from the markers' centres, in page px), the plot's box, the words, whose run.
 JS_SHOWN = """(el) => {
   const centre = (e) => { const r = e.getBoundingClientRect();
@@ -51,12 +38,12 @@ JS_SHOWN = """(el) => {
           k: Number(el.querySelector('.pp-controls input[type=number]').value)};
 }"""
 
-# Times an edit: from the release (its event's time stamp: the edit is made on it) to the browser's run of n
+# Times an edit: from the release reaching the page (the edit is made on it) to the browser's run of n
 # points in the page, and to the library's (both when the page's DOM holds them: a MutationObserver). Read from
 # window.__timed.
 JS_TIMER = """([el, n]) => {
   const t = window.__timed = {t0: null, browser: null, library: null};
-  el.addEventListener('pointerup', (e) => { t.t0 = e.timeStamp; }, {capture: true, once: true});
+  window.addEventListener('pointerup', () => { t.t0 = performance.now(); }, {capture: true, once: true});
   const observer = new MutationObserver(() => {
     if (t.t0 === null || el.querySelectorAll('path.pp-point').length !== n) return;
     if (t.browser === null && el.dataset.run === 'browser') t.browser = performance.now() - t.t0;
@@ -77,9 +64,11 @@ def _empty_spot(shown) -> tuple:
     raise AssertionError("no empty spot in the plot")
 
 
-def _kernel_editor(page) -> dict:
-    said = json.loads(page.evaluate(JS_KERNEL_EDITORS).strip().splitlines()[-1])
-    assert len(said) == 1, f"the kernel has {len(said)} editors"
+def _kernel_editor(page, editor) -> dict:
+    """What the kernel's editor of this cell holds: its k and its words at k (`browser_checks.JS_KERNEL_SAYS`)."""
+    ids = editor.evaluate(bc.JS_MODEL_IDS)
+    said = [p for p in json.loads(page.evaluate(bc.JS_KERNEL_SAYS).strip().splitlines()[-1]) if p["model"] in ids]
+    assert len(said) == 1, f"the kernel has {len(said)} editors for this cell"
     return said[0]
 
 
@@ -99,7 +88,7 @@ def test_lesson_00s_drawing_board_edits_in_the_browser_and_the_kernel_follows(re
         editor.locator(".pp-picture").scroll_into_view_if_needed()
         s0 = editor.evaluate(JS_SHOWN)
         assert s0["run"] == "library" and len(s0["points"]) == 10
-        assert s0["lines"] == _kernel_editor(page)["lines"]
+        assert s0["lines"] == _kernel_editor(page, editor)["lines"]
         page.evaluate(JS_TIMER, [editor.element_handle(), 11])
         page.mouse.click(*_empty_spot(s0))
         page.wait_for_function("() => window.__timed.library !== null", timeout=10_000)
@@ -107,8 +96,9 @@ def test_lesson_00s_drawing_board_edits_in_the_browser_and_the_kernel_follows(re
         to_browser, to_library = timed["browser"], timed["library"]
         s1 = editor.evaluate(JS_SHOWN)
         assert s1["message"].startswith("Added point 10 at") and s1["run"] == "library"
-        kernel = _kernel_editor(page)
-        assert len(kernel["points"][0]) == 11 and kernel["k"] == s1["k"] and kernel["lines"] == s1["lines"]
+        kernel = _kernel_editor(page, editor)
+        assert kernel["k"] == s1["k"] and kernel["lines"] == s1["lines"]
+        assert "Your data: 11 points (6 of class +1, 5 of class −1)." in kernel["lines"]
         print(f"lesson 00 editor in JupyterLab: click to the browser's run drawn {to_browser:.1f} ms, "
               f"to the library's run drawn {to_library:.1f} ms")
         editor.locator("button", has_text="Undo").click()
@@ -125,7 +115,7 @@ def test_lesson_00s_drawing_board_edits_in_the_browser_and_the_kernel_follows(re
                                arg=editor.element_handle(), timeout=10_000)
         shown = editor.evaluate(JS_SHOWN)
         assert shown["message"].startswith("Added point 10") or shown["message"].startswith("Not done")
-        assert _kernel_editor(page)["lines"] == shown["lines"]
+        assert _kernel_editor(page, editor)["lines"] == shown["lines"]
         assert not errors, errors
     finally:
         context.close()
