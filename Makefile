@@ -179,7 +179,9 @@ test-pythons: venv
 
 # ---- instructor mode (README, "For instructors") ------------------------------------
 # The exports run tools/build_slides.py and tools/build_site.py; both need no network and
-# write only into their output folder (git ignores _slides/ and _site/).
+# write only into their output folder (git ignores _slides/ and _site/). The players that run in
+# the browser are live in the pages: their front end is copied from npm packages pinned with their
+# integrity (tools/widget_embed.py; `npm pack` into ~/.cache/perceptron-course/npm, needs npm).
 
 SLIDES_STYLE ?= lecture
 SITE_STYLE   ?= notebook

@@ -21,13 +21,15 @@ it unless ``COURSE_REQUIRE_BROWSER=1``):
 * (a) RISE: a deck renders at ``/rise/<nb>?token=T`` and runs code; its live players do not work
   (a strict xfail records it, see README "For instructors");
 * (b) each deck of ``make slides`` (lecture preset, recorded) opens from file:// with the network
-  blocked, with no error, and each lesson with a player has a recording whose Step shows the next
-  frame; every slide of every deck fits 1280x720 at every frame of its recordings;
+  blocked, with no error, and each lesson with a player has a live player (tools/widget_embed.py) or a
+  recording whose Step shows the next frame; every slide of every deck fits 1280x720 at every frame of
+  its recordings and at the last step of its live players;
 * (c) ``make app``'s Voila view (the same template and options) loads, shows no code, loads
   nothing from the network, and a player's Step changes its readout; from loading to the Step the
   page logs no console error and gets no 4xx/5xx answer;
 * (d) each page of ``make site`` (notebook preset, recorded) opens from file:// with the network
-  blocked, with no error and the mathematics typeset, and each player's recording steps.
+  blocked, with no error and the mathematics typeset, and its first live player and its first
+  recording step (tests/test_site_widgets.py checks a live player's frames and keys in detail).
 
 Screenshots go to ``tests/artifacts/instructor/`` (git-ignored).
 """
@@ -331,7 +333,7 @@ def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path, monkey
     deck = lecture["decks"][0]["path"].read_text()
     assert 'class="fake-recording" data-style="lecture"' in deck
     assert PNG_1PX not in deck and "&lt;StepThrough" not in deck and ce.WIDGET_VIEW not in deck
-    assert "widget-state" not in deck, "a page has no widget manager: the run stores no widget state"
+    assert "widget-state" not in deck, "the fake player is no widget: nothing is live, the page keeps no state"
     site = build_site.build(tmp_path / "site", folder, style="notebook")
     page = (site["out"] / "00_fake.html").read_text()
     assert 'class="fake-recording" data-style="notebook"' in page
@@ -419,6 +421,16 @@ def _step_recording(page, scope: str) -> None:
                            timeout=5000)  # fmt: skip
 
 
+def _step_live(page, scope: str) -> None:
+    """The page's widgets were drawn; click Step on the first live widget in `scope` that has one: the widget
+    changes (its picture or its words)."""
+    assert page.evaluate("document.documentElement.dataset.courseWidgets") == "ready"
+    live = page.locator(f"{scope} .course-live-widget").filter(has=page.get_by_role("button", name="Step")).first
+    before = live.inner_html()
+    live.get_by_role("button", name="Step").first.click()
+    page.wait_for_function("([el, b]) => el.innerHTML !== b", arg=[live.element_handle(), before], timeout=5000)
+
+
 def _shot(page, name: str, **kwargs) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), **kwargs)
@@ -428,7 +440,8 @@ def _shot(page, name: str, **kwargs) -> None:
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_slides, lesson):
     """A deck as `make slides` makes it, from file:// with the network blocked: no error, and on
-    the first slide with a recording (every lesson with a player has one) Step shows the next frame."""
+    the first slide with a player, live or recorded (every lesson with a player has one), Step shows the next
+    frame."""
     deck = lecture_slides["out"] / f"{lesson.stem}.slides.html"
     page, problems = _offline_page(chromium, (1280, 720))
     page.goto(deck.as_uri())
@@ -437,16 +450,21 @@ def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_sl
     total = page.evaluate("Reveal.getTotalSlides()")
     assert total == next(d["slides"] for d in lecture_slides["decks"] if d["path"] == deck)
     target = page.evaluate(
-        """() => { for (const s of Reveal.getSlides()) { if (s.querySelector('.perceptron-recording')) {
+        """() => { for (const s of Reveal.getSlides()) {
+                 if (s.querySelector('.perceptron-recording, .course-live-widget')) {
                  const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v || 0); while (Reveal.nextFragment()) {}
                  return i; } } return null; }"""
     )
     assert (target is not None) == _has_player(lesson), (
-        f"{lesson.name}: {'no recording on any slide' if target is None else 'a recording but no player'}"
+        f"{lesson.name}: {'no player on any slide' if target is None else 'a player on a slide but none in it'}"
     )
     if target is not None:
-        _step_recording(page, ".reveal .slides section.present")
-        _shot(page, f"deck_{lesson.stem}_recording_last_frame.png")
+        here = ".reveal .slides section.present"
+        if page.locator(f"{here} .course-live-widget").count():
+            _step_live(page, here)
+        if page.locator(f"{here} .perceptron-recording").count():
+            _step_recording(page, here)
+        _shot(page, f"deck_{lesson.stem}_player_stepped.png")
     assert not problems, problems
     page.context.close()
 
@@ -501,13 +519,41 @@ JS_RECORDING_FRAMES_FIT = """() => {
   return {shown: shown, tallest: Math.round(tallest), outside: out.slice(0, 3)};
 }"""
 
+# Each live player on the current slide taken to its last step (its End button, pressed from script: the
+# focus stays where it is): once the deck fitted the slide again (two frames), the slide's box must lie in
+# the deck and its scale be no smaller than MIN_SLIDE_SCALE. Each player goes back to its start after.
+JS_LIVE_END_FITS = """async (least) => {
+  const s = Reveal.getCurrentSlide(), box = s.querySelector(':scope > .course-fit') || s;
+  const deck = document.querySelector('.reveal').getBoundingClientRect();
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const button = (w, name) => Array.from(w.querySelectorAll('button')).find((b) => b.textContent.trim() === name);
+  const out = [];
+  let shown = 0;
+  for (const [n, w] of Array.from(s.querySelectorAll('.course-live-widget')).entries()) {
+    const end = button(w, 'End');
+    if (!end || end.disabled) continue;
+    end.click();
+    await frames();
+    await frames();
+    shown += 1;
+    const b = box.getBoundingClientRect(), scale = parseFloat(s.dataset.courseScale);
+    if (b.bottom > deck.bottom + 2 || b.top < deck.top - 2 || scale < least) {
+      out.push(`live player ${n + 1} at its end: bottom at ${Math.round(b.bottom)}px, scale ${scale}`);
+    }
+    if (button(w, 'Reset')) button(w, 'Reset').click();
+  }
+  await frames();
+  return {shown: shown, outside: out};
+}"""
+
 
 @pytest.mark.browser
 @pytest.mark.parametrize("build", ["saved", "lecture"])
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, build, lesson):
     """Every slide of every deck, in both builds: one screen at 1280x720 (no inner scroll, no cut
-    text, no image without alt) at every frame of its recordings, and the right arrow key always
+    text, no image without alt) at every frame of its recordings and at the last step of its live
+    players, and the right arrow key always
     reaches the next slide. One page load per deck, walked with the keyboard: the slide-by-slide
     view is what this checks (axe checks the whole deck at once in the scroll view, test_a11y)."""
     decks = request.getfixturevalue("slides" if build == "saved" else "lecture_slides")
@@ -538,9 +584,13 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
         frames += stepped["shown"]
         if stepped["outside"]:
             bad.append(f"slide {i + 1}: stepped past the slide's foot: {stepped['outside']}")
+        ended = page.evaluate(JS_LIVE_END_FITS, MIN_SLIDE_SCALE)
+        frames += ended["shown"]
+        if ended["outside"]:
+            bad.append(f"slide {i + 1}: {ended['outside']}")
     _shot(page, f"deck_{build}_{lesson.stem}_last.png")
     page.context.close()
-    print(f"{lesson.stem} ({build}): {total} slides, all fit at all {frames} recorded frames; "
+    print(f"{lesson.stem} ({build}): {total} slides, all fit at all {frames} recorded frames and live ends; "
           f"smallest scale {min(scales):.2f}")
     assert not bad, bad
     assert not problems, problems
@@ -570,7 +620,12 @@ def test_browser_site_page_works_offline(chromium, recorded_site, notebook):
             assert page.locator("mjx-container").count() > 0, "no mathematics was typeset"
         assert page.locator("text=Error").filter(has_text="Error displaying").count() == 0
         recordings = page.locator(".perceptron-recording").count()
-        assert (recordings > 0) == _has_player(notebook), f"{page_name}: {recordings} recordings"
+        live = page.locator(".course-live-widget").count()
+        if live:
+            page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+        assert (recordings + live > 0) == _has_player(notebook), f"{page_name}: {recordings} recordings, {live} live"
+        if live:
+            _step_live(page, "body")
         if recordings:
             _step_recording(page, "body")
     _shot(page, "site_" + page_name.replace("/", "_").replace(".html", ".png"), full_page=False)

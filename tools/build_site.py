@@ -1,11 +1,14 @@
 """Build the static, offline course site: ``make site`` runs ``python -m tools.build_site``.
 
 The site is an index page (the course map: the lessons in order, with their time and their
-solutions) and one page per notebook, exported with nbconvert from the notebooks' stored
-outputs: every figure, and each player's recording where the live player stood (nbconvert's
-output priority, see course_export). It needs no kernel and nothing from the network: MathJax
-is copied next to the pages from the PyPI package django-static-mathjax, and the build fails
-if any page still loads a script, stylesheet or image from an http(s) address.
+solutions) and one page per notebook, exported with nbconvert: every figure, each player that runs
+in the browser (an anywidget player: BrowserPlayer, the browser editors) live, stepping in the page
+from the widget state the re-run stored, and each kernel-side player's recording where it stood
+(nbconvert's output priority, see course_export; tools/widget_embed.py). It needs no kernel and
+nothing from the network: MathJax is copied next to the pages from the PyPI package
+django-static-mathjax, the widget front end into ``widgets/`` from its npm packages (pinned, checked
+against their integrity), and the build fails if any page still loads a script, stylesheet or image
+from an http(s) address. It works from file:// and served over http alike.
 
 Layout of the output folder::
 
@@ -14,11 +17,14 @@ Layout of the output folder::
     glossary.html                   the course's words and symbols (notebooks/glossary.md)
     solutions/NN_topic_solutions.html
     mathjax/                        MathJax 3 (TeX input, SVG output), one 2.3 MB file
+    widgets/                        the live players' front end (3.9 MB, once) and their modules
+                                    (each distinct one once): only when a page has a live player
 
 ``--style notebook`` (what ``make site`` uses) re-runs each notebook in a fresh kernel first
-(``COURSE_STYLE=notebook``, ``PERCEPTRON_COURSE_RECORD=1``), so each player and live figure
-shows its recording; ``--style lecture`` does the same in the projector preset; ``--style
-saved`` (fastest, no kernel) exports the saved outputs, where each shows its saved picture. A
+(``COURSE_STYLE=notebook``, ``PERCEPTRON_COURSE_RECORD=1``, the widget state stored), so each
+browser player is live and each kernel-side player and live figure shows its recording; ``--style
+lecture`` does the same in the projector preset; ``--style saved`` (fastest, no kernel, no widget
+state) exports the saved outputs, where each player shows its saved picture. A
 notebook that fails to re-run is exported from its saved outputs, with a WARNING line that names
 it. ``--notebooks DIR`` exports another folder of notebooks (used by the tests).
 
@@ -44,6 +50,7 @@ from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 
 from tools import course_export as ce
+from tools import widget_embed
 
 COURSE_TITLE = "The perceptron, step by step"
 
@@ -93,9 +100,10 @@ def _rel(target: Path, start: Path) -> str:
 
 
 def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, nav: dict, style: str = "saved",
-                warnings: list | None = None, *, link_suffix: str = ".html") -> Path:
+                warnings: list | None = None, *, link_suffix: str = ".html", live: dict | None = None) -> Path:
     """Export one notebook to its page under `out_dir` (re-run first unless `style` is "saved"); its links to
-    lessons end in `link_suffix` (the decks' folder: ".slides.html")."""
+    lessons end in `link_suffix` (the decks' folder: ".slides.html"). `live` gets {page: what its live widgets
+    need} (`widget_embed.LiveWidgets`), for `widget_embed.install` once every page is written."""
     rel = path.relative_to(notebook_dir).with_suffix("")
     page = out_dir / rel.with_suffix(".html")
     page.parent.mkdir(parents=True, exist_ok=True)
@@ -113,14 +121,18 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
     )
     exporter.register_preprocessor(ce.CourseLinks(link_suffix=link_suffix, link_targets=targets), enabled=True)
     exporter.register_preprocessor(GlossaryLinks(), enabled=True)
+    exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
     if path.suffix == ".md":  # the glossary: text only, nothing to re-run
         nb = glossary_notebook(path)
     else:
         nb = ce.read(path)
         nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
-    resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name}}
-    body, _ = exporter.from_notebook_node(nb, resources=resources)
+    resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name},
+                 "course_widgets": widget_embed.page_resources(out_dir, page)}
+    body, resources = exporter.from_notebook_node(nb, resources=resources)
     page.write_text(body, encoding="utf-8")
+    if live is not None:
+        live[page] = resources["course_widgets"]
     return page
 
 
@@ -164,9 +176,10 @@ ones before it.</p>
 {items}
 </ol>
 {words}
-<p class="note">This is the offline copy of the course: every figure is here, and each player is a
-recorded animation that you step through with the buttons above its picture. It needs no
-internet and no Python. To change the code and run it, open the notebooks with <code>make lab</code>.</p>
+<p class="note">This is the offline copy of the course: every figure is here, and the players step right
+in the page: press their buttons, or the arrow keys while the pointer is on a picture. (A player that
+needs Python to step is a recorded run, stepped the same way.) It needs no internet and no Python. To
+change the code and run it, open the notebooks with <code>make lab</code>.</p>
 </body>
 </html>
 """
@@ -199,7 +212,7 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
     for s in sols:
         by_lesson[s.stem.removesuffix("_solutions")] = s
 
-    pages, warnings = [], []
+    pages, warnings, live = [], [], {}
     for i, info in enumerate(infos):
         prev = infos[i - 1] if i > 0 else None
         nxt = infos[i + 1] if i + 1 < len(infos) else None
@@ -208,7 +221,7 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
             "prev": prev and {"href": prev["name"] + ".html", "title": prev["title"] or prev["name"]},
             "next": nxt and {"href": nxt["name"] + ".html", "title": nxt["title"] or nxt["name"]},
         }
-        pages.append(export_page(info["path"], notebook_dir, out_dir, targets, nav, style, warnings))
+        pages.append(export_page(info["path"], notebook_dir, out_dir, targets, nav, style, warnings, live=live))
         print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
         sol = by_lesson.get(info["name"])
         info["href"] = info["name"] + ".html"
@@ -220,7 +233,7 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
             "prev": {"href": f"../{lesson}.html", "title": "back to the lesson"} if lesson in targets else None,
             "next": None,
         }
-        pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings))
+        pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings, live=live))
         print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
     glossary = notebook_dir / GLOSSARY
     if glossary.is_file():
@@ -233,6 +246,8 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
         for page in pages:
             page.write_text(mark_for_instructor(page.read_text(encoding="utf-8")), encoding="utf-8")
 
+    widgets = widget_embed.install(out_dir, live)
+
     bad = ce.check_offline(out_dir)
     if bad:
         lines = [f"  {f}: {refs[0]!r}" for f, refs in bad.items()]
@@ -243,6 +258,7 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
         "bytes": ce.folder_size(out_dir),
         "seconds": time.monotonic() - start,
         "warnings": warnings,
+        "widgets": widgets,
     }
 
 
@@ -277,6 +293,7 @@ def main(argv=None) -> int:
         f"for {'the instructor, solutions included' if with_solutions else 'students, no solutions'}, "
         f"no http(s) references), built in {summary['seconds']:.1f} s; open {out / 'index.html'}"
     )
+    print("\n".join(widget_embed.describe(summary["widgets"])))
     for w in summary["warnings"]:
         print(f"WARNING: {w}")
     return 0

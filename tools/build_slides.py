@@ -5,12 +5,15 @@ Each cell's ``metadata.slideshow.slide_type`` says where it goes (slide, subslid
 "-" to continue the slide, notes for the speaker notes, skip to leave it out), as in
 ``jupyter nbconvert --to slides``; a cell's ``metadata.speaker_notes`` become its slide's
 speaker notes (the template writes them). The outputs of exercise checks (cells tagged
-``exercise-check``) are left out (nbconvert's TagRemovePreprocessor). Where a live player stood,
-the deck shows its recording, or its picture for ``--style saved`` (nbconvert's output priority,
-see course_export). The deck works
-offline: reveal.js (from the PyPI package sphinx-revealjs) and MathJax 3 (from
-django-static-mathjax) are copied next to the decks, and the build fails if a deck still loads
-anything from an http(s) address.
+``exercise-check``) are left out (nbconvert's TagRemovePreprocessor). A player that runs in the
+browser (anywidget) is live on its slide, from the widget state the re-run stored
+(tools/widget_embed.py); where a kernel-side player stood, the deck shows its recording, or its
+picture for ``--style saved`` (nbconvert's output priority, see course_export). The deck works
+offline: reveal.js (from the PyPI package sphinx-revealjs), MathJax 3 (from
+django-static-mathjax) and the widget front end (from npm, pinned) are copied next to the decks,
+and the build fails if a deck still loads anything from an http(s) address. The arrow keys move
+the deck on, also after a click on a player's button; they step a player only while the pointer
+is on its picture or the picture has the focus (a slide left behind takes its player's focus with it).
 
 ``--style lecture`` (what ``make slides`` uses) re-runs each lesson in a fresh kernel with
 ``COURSE_STYLE=lecture`` first, so every figure and animation is in the projector preset;
@@ -24,6 +27,7 @@ Output::
     00_start_here.slides.html  one deck per lesson
     reveal.js/                 reveal.js 5 (script, core CSS, the white theme, the notes plugin)
     mathjax/                   MathJax 3 (one file)
+    widgets/                   the live players' front end and modules (when a deck has a live player)
 
 In a deck: arrow keys or space to move, Esc for the overview, S for the speaker notes, F for
 full screen.
@@ -40,7 +44,7 @@ from pathlib import Path
 from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 
-from tools import build_site
+from tools import build_site, widget_embed
 from tools import course_export as ce
 
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
@@ -70,8 +74,9 @@ def count_slides(nb) -> int:
 
 
 def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved",
-                warnings: list | None = None) -> tuple[Path, int]:
-    """Export one lesson to ``out_dir/<name>.slides.html``; returns the deck's path and its slide count."""
+                warnings: list | None = None, live: dict | None = None) -> tuple[Path, int]:
+    """Export one lesson to ``out_dir/<name>.slides.html``; returns the deck's path and its slide count. `live`
+    gets {deck: what its live widgets need} (`widget_embed.LiveWidgets`), for `widget_embed.install`."""
     nb = ce.rerun(ce.read(path), path, style, warnings if warnings is not None else [])
     keep_players(nb)
     exporter = SlidesExporter(
@@ -93,10 +98,14 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     exporter.register_preprocessor(build_site.GlossaryLinks(), enabled=True)  # every lesson links to it
     # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
     exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
-    resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem}}
-    body, _ = exporter.from_notebook_node(nb, resources=resources)
+    exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
     deck = out_dir / f"{path.stem}.slides.html"
+    resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem},
+                 "course_widgets": widget_embed.page_resources(out_dir, deck)}
+    body, resources = exporter.from_notebook_node(nb, resources=resources)
     deck.write_text(body, encoding="utf-8")
+    if live is not None:
+        live[deck] = resources["course_widgets"]
     return deck, count_slides(nb)
 
 
@@ -114,8 +123,9 @@ span {{ color: #666; font-size: 0.9em; }}</style></head>
 {rows}
 </ol>
 <p>In a deck: the arrow keys or space move on, Esc shows the overview, S opens the speaker notes,
-F goes full screen. A player is shown as its recording: step it with the buttons above its
-picture.</p>
+F goes full screen. A player steps on its slide: press its buttons (the arrow keys still move the deck
+on), or use the arrow keys while the pointer is on its picture. A player that needs Python is a
+recorded run, stepped the same way.</p>
 </body></html>
 """
 
@@ -136,9 +146,9 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, style: str = "sav
     ce.copy_reveal(out_dir / "reveal.js")
     ce.copy_mathjax(out_dir / "mathjax")
     targets = {p.stem: True for p in ce.lessons(notebook_dir)}
-    decks, warnings = [], []
+    decks, warnings, live = [], [], {}
     for p in lessons:
-        deck, n = export_deck(p, out_dir, targets, style=style, warnings=warnings)
+        deck, n = export_deck(p, out_dir, targets, style=style, warnings=warnings, live=live)
         decks.append({"path": deck, "href": deck.name, "title": ce.title_of(ce.read(p)) or p.stem, "slides": n})
         print(f"  {deck.name}: {n} slides ({deck.stat().st_size / 1e6:.2f} MB)", flush=True)
     glossary = notebook_dir / build_site.GLOSSARY
@@ -146,12 +156,13 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, style: str = "sav
         build_site.export_page(glossary, notebook_dir, out_dir, targets, {"index": "index.html", "prev": None,
                                                                           "next": None}, link_suffix=".slides.html")
     (out_dir / "index.html").write_text(index_page(decks), encoding="utf-8")
+    widgets = widget_embed.install(out_dir, live)
     bad = ce.check_offline(out_dir)
     if bad:
         lines = [f"  {f}: {refs[0]!r}" for f, refs in bad.items()]
         raise SystemExit("the decks load files from the network:\n" + "\n".join(lines))
     return {"out": out_dir, "decks": decks, "bytes": ce.folder_size(out_dir), "seconds": time.monotonic() - start,
-            "warnings": warnings}
+            "warnings": warnings, "widgets": widgets}
 
 
 def main(argv=None) -> int:
@@ -172,6 +183,7 @@ def main(argv=None) -> int:
         f"style {args.style}, no http(s) references), built in {summary['seconds']:.1f} s; "
         f"open {summary['out'] / 'index.html'}"
     )
+    print("\n".join(widget_embed.describe(summary["widgets"])))
     for w in summary["warnings"]:
         print(f"WARNING: {w}")
     return 0

@@ -11,9 +11,12 @@ What a page without a kernel shows for an output is nbconvert's own choice, by `
 (its ``display_data_priority``): a player, switch or live figure displays (perceptron_lib's
 display contract, ARCHITECTURE.md) its widget view, ``text/plain``, ``image/png`` (its picture,
 with ``{"image/png": {"width", "height", "alt"}}`` in the output's metadata) and, in a recording
-kernel, a self-contained ``text/html`` recording. The priority leaves the widget view out (it
-needs a kernel), so the page shows the recording when the kernel made one, else the picture
-with its alt text. The recordings are made at export time only: the lessons store none.
+kernel, a self-contained ``text/html`` recording. The re-run stores the widget state (nbclient's
+``store_widget_state``), and `widget_embed.LiveWidgets` keeps the widget view only where the widget
+runs in the page with no kernel (an anywidget player: tools/widget_embed.py); the priority puts that
+view first, so such a player is live in the page. Elsewhere the view goes, and the page shows the
+recording when the kernel made one, else the picture with its alt text. The recordings are made at
+export time only: the lessons store none.
 
 `CourseLinks` is the preprocessor that points links between notebooks
 (``01_loss_geometry.ipynb``) at the exported pages. The speaker notes are written by the deck's
@@ -49,11 +52,12 @@ RECORD_ENV = "PERCEPTRON_COURSE_RECORD"
 #: Cell metadata key holding the instructor's notes for the slide of that cell (a list of markdown).
 NOTES_KEY = "speaker_notes"
 
-#: nbconvert's ``display_data_priority`` for the pages: its HTML default without the widget view
-#: (and JavaScript, which nothing of the course displays), so a displayed player shows its
-#: recording (text/html) when the kernel recorded one, else its picture (image/png, with its alt).
-OUTPUT_PRIORITY = ["text/html", "text/markdown", "image/svg+xml", "text/latex", "image/png", "image/jpeg",
-                   "text/plain"]  # fmt: skip
+#: nbconvert's ``display_data_priority`` for the pages: the widget view first (`widget_embed.LiveWidgets`
+#: leaves it only on widgets that run in the page), then its HTML default without JavaScript (which nothing
+#: of the course displays), so any other player shows its recording (text/html) when the kernel recorded
+#: one, else its picture (image/png, with its alt).
+OUTPUT_PRIORITY = [WIDGET_VIEW, "text/html", "text/markdown", "image/svg+xml", "text/latex", "image/png",
+                   "image/jpeg", "text/plain"]  # fmt: skip
 #: A link target to a course notebook in markdown or HTML: (prefix)(name).ipynb(#anchor)
 _NB_LINK_RE = re.compile(r"(?P<pre>\]\(\s*<?|href=[\"'])(?P<path>(?:\./|\.\./)?(?:solutions/)?\d\d_[\w.-]+?)\.ipynb")
 
@@ -115,10 +119,10 @@ def execute(nb, path: Path, *, env: dict | None = None, timeout: int = 300):
     kernel_env = {**os.environ, **(env or {})}
     kernel_env.pop("MPLBACKEND", None)
     # the kernel's own log level: quiet about its transport ("running over TCP without encryption");
-    # no widget state stored: a page has no widget manager to read it (nbconvert would write it out)
+    # the widget state stored in the notebook's metadata: the page's live widgets are drawn from it
     quiet = ["--IPKernelApp.log_level=ERROR"]
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", extra_arguments=quiet,
-                            store_widget_state=False,
+                            store_widget_state=True,
                             resources={"metadata": {"path": str(Path(path).parent)}})  # fmt: skip
     client.execute(env=kernel_env)
     return nb
