@@ -24,7 +24,7 @@ import pytest
 
 from perceptron_lib.core import data, edits
 from perceptron_lib.core.frames import mistakes_at_each_step
-from perceptron_lib.core.own_data import parse_points, points_literal, summarize, summary_lines
+from perceptron_lib.core.own_data import parse_points, points_literal, snap, summarize, summary_lines
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import EDIT_HINT, BrowserEditor
 from perceptron_lib.player.readout import alt_text, state_lines
@@ -439,7 +439,13 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
     assert s4["points"] == [[], []] and s4["view"] == s0["view"]
     page.click("#widget button:text-is('Start again')")
     assert _is_the_librarys_run(page, settings)["X"] == s0["X"]
-    page.click("#widget summary")
+    page.click("#widget button:text-is('Copy points')")  # the lesson's points, rounded to the view's grid
+    page.wait_for_function("() => /clipboard/.test(document.querySelector('#widget .pe-message').textContent)")
+    span = max(np.ptp(s0["view"]["xlim"]), np.ptp(s0["view"]["ylim"]))
+    rounded = points_literal(snap(np.array(s0["X"]), span), np.array(s0["y"]))
+    assert page.input_value("#widget textarea") == rounded
+    assert max(len(v.split(".")[1]) for v in re.findall(r"-?\d+\.\d+", rounded)) == 3  # span 2.6: a grid of 0.001
+    assert page.evaluate("() => document.querySelector('#widget details').open")  # Copy opened the box
     page.fill("#widget textarea", "X = [[0, 1], [1, 0], [-1, -1]]\ny = [1, 1, -1]")
     page.click("#widget button:text-is('Load')")
     s5 = _is_the_librarys_run(page, settings)
