@@ -28,7 +28,7 @@ from perceptron_lib.player import LiftedPanel, front
 from perceptron_lib.player.browser import _style_trait
 
 PX = 0.011  # the markup writes coordinates to 0.01 px
-MODULES = ("geometry.js", "scene.js", "controls.js", "lifted.js")
+MODULES = ("geometry.js", "scene.js", "controls.js", "lift_geometry.js", "lifted.js")
 
 
 def _runs():

@@ -27,7 +27,8 @@ __all__ = ["MODULES", "PLAYER_MODULES", "source"]
 #: The modules in the order they are joined: each imports only from modules before it.
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
 #: The stepping player's front end, joined in this order (its last module has anywidget's default export).
-PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "curves.js", "lifted.js", "panels.js", "player.js")
+PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "curves.js", "lift_geometry.js", "lifted.js", "panels.js",
+                  "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
 
