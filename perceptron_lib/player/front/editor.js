@@ -140,9 +140,9 @@ export function mountEditor(model, el) {
     const next = own();
     const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
     show(next, at);
-    model.set("points", [state.X, state.y]);
-    model.save_changes();
     say(said ? `${said} ${next.notes[1] ?? next.notes[0]}` : EDIT_HINT);
+    model.set("points", [state.X, state.y]); // the page is whole before Python is told
+    model.save_changes();
   };
   /** One edit: the new state from `change(state)`, or a message saying why not (the points stay). */
   const edit = (change, said, fit = false) => {
