@@ -532,3 +532,12 @@ def test_axe_finds_nothing_serious_in_the_editor(page):
     page.click("#widget summary")
     found = blocking_violations(page, "document.querySelector('#widget')")
     assert not found, "\n".join(found)
+    # the lecture preset: no text of the editor's own (controls, message, help, the box) under 18 px
+    smallest = page.evaluate("""() => { let least = [Infinity, ''];
+      for (const e of document.querySelectorAll('#widget *')) {
+        if (!e.offsetParent || e.closest('svg, .pp-readout, .pp-legend')) continue;
+        if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const px = parseFloat(getComputedStyle(e).fontSize);
+        if (px < least[0]) least = [px, e.textContent.trim().slice(0, 30)]; }
+      return least; }""")
+    assert smallest[0] >= 18, smallest

@@ -38,7 +38,7 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor textarea { width: min(100%, 640px); height: 5em; font-family: monospace; }
 .perceptron-browsereditor .pe-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
-.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-keyhelp, summary) {
+.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-keyhelp, .pe-more, .pe-more *) {
   font-size: var(--pp-text); }
 `;
 
