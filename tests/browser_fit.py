@@ -11,7 +11,8 @@ at least one):
 * no text of the widget (buttons, readout, key help, and a browser player's SVG text at the scale it is shown)
   is smaller than 11 CSS px (notebook preset) or 18 px (lecture); a PNG picture's own text is checked in
   ``test_frames.py``;
-* picture, Step button and the readout's first line (and a run switch's buttons above them) fit in one
+* picture, Step button and the readout's first line (and a run switch's buttons above them, a controlled
+  player's settings beside them) fit in one
   view of the notebook, measured at 1440x900 with the file browser open and at 1280x720 (a projector)
   with it closed;
 * the picture has alt text, and every button has a name (text or aria-label).
@@ -76,9 +77,9 @@ JS_MEASURE = """(el) => {
     const px = parseFloat(getComputedStyle(e).fontSize) * (svg && svg.contains(e) ? svgScale : 1);
     if (px < smallest) { smallest = px; smallestText = e.textContent.trim().slice(0, 40); }
   }
-  const sw = el.closest('.perceptron-runswitch');
+  const sw = el.closest('.perceptron-runswitch, .perceptron-browserswitch, .perceptron-browsercontrolled');
   return {view: [view.top, view.bottom], img: box(img), step: box(step), head: box(head),
-          switch: sw ? box(sw.querySelector('.widget-toggle-buttons')) : null,
+          switch: sw ? box(sw.querySelector('.widget-toggle-buttons, .perceptron-choice, .pc-settings')) : null,
           natural: svg ? [svg.width.baseVal.value, svg.height.baseVal.value]
                    : img ? [img.naturalWidth, img.naturalHeight] : null, css: css ? Number(css[1]) : null,
           shown: shownBox ? [shownBox.width, shownBox.height] : null,
@@ -116,7 +117,8 @@ def set_view(page, name: str) -> None:
 def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> dict:
     # Put the top of the widget (or of its run switch) at the top of the notebook's view, as a student
     # scrolls to it.
-    el.evaluate("(e) => (e.closest('.perceptron-runswitch') || e).scrollIntoView({block: 'start'})")
+    el.evaluate("(e) => (e.closest('.perceptron-runswitch, .perceptron-browserswitch, .perceptron-browsercontrolled')"
+                " || e).scrollIntoView({block: 'start'})")
     _settled(page)
     m = el.evaluate(JS_MEASURE)
     assert m["img"] and m["natural"][0] > 0, f"{where}: no picture"

@@ -213,4 +213,4 @@ def test_python_refits_the_settings_and_refuses_what_no_control_offers():
         player.set(speed=2)
     with pytest.raises(ValueError, match="features"):
         BrowserControlled({"3-D": (np.eye(3), np.array([1.0, -1.0, 1.0]))})
-    assert repr(player).startswith("<BrowserControlled: 6 points, offset needed, random order")
+    assert repr(player) == f"<BrowserControlled: 6 points, offset needed, random order, {player.K} updates>"

@@ -146,6 +146,32 @@ def test_the_radio_group_works_from_the_keyboard_and_tab_leaves_it(switch_page):
 
 
 @pytest.mark.browser
+def test_the_choice_sits_beside_the_picture_or_right_above_it(switch_page):
+    """Beside the picture, over the loss chart and the readout, at a notebook's width with its file browser open at
+    1440x900 (1000 px); right above the player where the widget is narrow (700 px)."""
+    page = switch_page
+    X8, y8, runs = _trap()
+    mount(page, BrowserSwitch(runs, X8, y8, panels=[LossPanel(loss_surfaces.loss_along_run, "loss")]), SWITCH_STATE)
+    measure = """() => { const r = document.querySelector('#widget');
+        const box = (s) => { const b = r.querySelector(s).getBoundingClientRect();
+                             return [b.top, b.bottom, b.left, b.right]; };
+        return {choice: box('.perceptron-choice'), picture: box('.pp-picture'), controls: box('.pp-controls'),
+                readout: box('.pp-readout'), widget: box('.perceptron-browserswitch')}; }"""
+    try:
+        page.set_viewport_size({"width": 1000, "height": 900})
+        m = page.evaluate(measure)
+        assert m["choice"][2] >= m["picture"][3] and abs(m["choice"][0] - m["picture"][0]) <= 40, m
+        assert m["readout"][0] >= m["choice"][1]
+        tall = m["widget"][1] - m["widget"][0]
+        page.set_viewport_size({"width": 700, "height": 900})
+        m = page.evaluate(measure)
+        assert m["choice"][1] <= m["controls"][0] + 1, "the choice is right above the player's buttons"
+    finally:
+        page.set_viewport_size({"width": 1440, "height": 900})
+    print(f"the switch with its loss chart: {tall:.0f} px tall at 1000 px wide")
+
+
+@pytest.mark.browser
 def test_a_choice_made_in_python_is_shown_with_its_k(switch_page):
     page = switch_page
     X8, y8, runs = _trap()

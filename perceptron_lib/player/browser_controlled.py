@@ -92,7 +92,7 @@ class BrowserControlled(PlayerShown, anywidget.AnyWidget):
     """
 
     _esm = switch_module("controlled.js", before=("numpy_random.js", "perceptron.js", "max_margin.js", "words.js"),
-                         after=("runspec.js",))
+                         after=("runspec.js", "switch.js"))
     datasets = traitlets.List(traitlets.Dict()).tag(sync=True)
     controls = traitlets.List(traitlets.Dict()).tag(sync=True)
     fit = traitlets.Dict().tag(sync=True)
@@ -204,5 +204,4 @@ class BrowserControlled(PlayerShown, anywidget.AnyWidget):
 
     def __repr__(self):
         s = self.settings
-        return (f"<BrowserControlled: {s['data']}, {s['order']} order, {plural(self.K, 'update')}; "
-                f"settings {', '.join(n for n in SETTINGS if n != 'data')}>")
+        return f"<BrowserControlled: {s['data']}, {s['order']} order, {plural(self.K, 'update')}>"

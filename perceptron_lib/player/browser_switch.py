@@ -41,12 +41,14 @@ def switch_module(entry: str, *, before=(), after=()) -> str:
 
 
 def _joined(modules) -> str:
-    """`front.source(modules)` without the player's default export (the last module has its own)."""
+    """`front.source(modules)` with one default export: the last module's (each before it may have its own, as
+    ``player.js`` and ``switch.js`` do)."""
     text = front.source(tuple(modules))
-    text, n = re.subn(r"^export default \{ render \};\n", "", text, count=1, flags=re.M)
-    if n != 1:
-        raise RuntimeError("player.js has no 'export default { render };' line to leave out: update switch_module.")
-    return text
+    last = text.rindex("\n// ---- ")
+    head, n = re.subn(r"^export default .*;\n", "", text[:last], flags=re.M)
+    if n < 1:
+        raise RuntimeError("player.js has no 'export default ...;' line to leave out: update _joined.")
+    return head + text[last:]
 
 
 def shared_view(views) -> dict:

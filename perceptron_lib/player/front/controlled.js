@@ -15,6 +15,7 @@ import { htmlEl } from "./controls.js";
 import { fitPerceptron } from "./perceptron.js";
 import { clampStep, mountPlayer, RUN_VERSION } from "./player.js";
 import { wrongAt } from "./runspec.js";
+import { besideCss } from "./switch.js";
 import { altText, stateLines } from "./words.js";
 
 /**
@@ -127,10 +128,8 @@ export function buildSettings(doc, controls, settings, onChange) {
 }
 
 /**
- * The look: the settings beside the picture, above the readout. Where the widget is wide enough (a notebook with
- * its file browser open), the player's own boxes give their parts to one grid (CSS `display: contents`: nothing in
- * the player moves in the page's tree, so the focus stays on a control while the run it changed is drawn);
- * narrower, the settings sit right above the player.
+ * The look: the settings beside the picture, above the readout, where the widget is wide enough (a notebook with
+ * its file browser open at 1440x900: `besideCss`), one row a setting; narrower, right above the player.
  */
 export const CONTROLLED_CSS = `
 .perceptron-browsercontrolled { container-type: inline-size; }
@@ -146,23 +145,17 @@ export const CONTROLLED_CSS = `
 .perceptron-browsercontrolled .pc-settings input[type=range] { width: 8em; accent-color: #0072B2; }
 .perceptron-browsercontrolled .pc-settings output { min-width: 2.6em; font-variant-numeric: tabular-nums; }
 .perceptron-browsercontrolled .pc-settings :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
-.perceptron-browsercontrolled.pp-large .pc-settings { font-size: var(--pp-text); }
+.perceptron-browsercontrolled.pp-large .pc-settings :is(legend, label, select, input, output) {
+  font-size: var(--pp-text); }
 @container (min-width: 56em) {
-  .perceptron-browsercontrolled .pc-grid { display: grid; column-gap: 16px; align-items: start;
-    grid-template-columns: max-content minmax(16em, 34em); grid-template-rows: auto auto 1fr auto;
-    grid-template-areas: "controls controls" "figure settings" "figure side" "keys keys"; }
-  .perceptron-browsercontrolled .pc-grid :is(.pc-player, .perceptron-browserplayer, .pp-body) { display: contents; }
-  .perceptron-browsercontrolled .pc-grid .pp-controls { grid-area: controls; }
-  .perceptron-browsercontrolled .pc-grid .pp-figure { grid-area: figure; }
-  .perceptron-browsercontrolled .pc-grid .pp-body > :not(.pp-figure) { grid-area: side; max-width: none; }
-  .perceptron-browsercontrolled .pc-grid .pp-keyhelp { grid-area: keys; }
-  .perceptron-browsercontrolled .pc-grid .pc-settings { grid-area: settings; display: grid;
-    grid-template-columns: auto minmax(0, 1fr) auto; gap: 3px 8px; margin: 0 0 10px; }
-  .perceptron-browsercontrolled .pc-grid .pc-settings :is(select, input[type=number]) { grid-column: 2 / -1;
+  .perceptron-browsercontrolled .pp-grid .pc-settings { display: grid; grid-template-columns: auto minmax(0, 1fr) auto;
+    gap: 3px 8px; }
+  .perceptron-browsercontrolled .pp-grid .pc-settings :is(select, input[type=number]) { grid-column: 2 / -1;
     justify-self: start; max-width: 100%; }
-  .perceptron-browsercontrolled .pc-grid .pc-settings label { display: contents; }
-  .perceptron-browsercontrolled .pc-grid .pc-settings input[type=range] { width: 100%; }
+  .perceptron-browsercontrolled .pp-grid .pc-settings label { display: contents; }
+  .perceptron-browsercontrolled .pp-grid .pc-settings input[type=range] { width: 100%; }
 }
+${besideCss("perceptron-browsercontrolled", "pc-settings")}
 `;
 
 const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((n) => a[n] === b[n]);
@@ -204,7 +197,7 @@ export function mountControlled(model, el) {
     root.classList.add("pp-large");
     root.style.setProperty("--pp-text", `${style.text_px}px`);
   }
-  const holder = htmlEl(doc, "div", { class: "pc-player" });
+  const holder = htmlEl(doc, "div", { class: "pp-holder" });
   let spec = model.get("run");
   let player = null;
   const show = (run, kernel, k) => {
@@ -238,7 +231,7 @@ export function mountControlled(model, el) {
     }
   };
   const form = buildSettings(doc, model.get("controls"), settings, change);
-  const grid = htmlEl(doc, "div", { class: "pc-grid" });
+  const grid = htmlEl(doc, "div", { class: "pp-grid" });
   grid.append(form.el, holder);
   root.append(htmlEl(doc, "style", {}, CONTROLLED_CSS), grid);
   el.replaceChildren(root);

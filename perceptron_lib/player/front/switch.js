@@ -3,8 +3,9 @@
  * `perceptron_lib.player.browser_switch.BrowserSwitch`.
  *
  * Python sends every run once (`runs`: each in the `run` trait's format of `BrowserPlayer`, all on one view and
- * one value range per curve panel). A labelled radio group, drawn as segmented buttons, chooses the run; the
- * player (`mountPlayer`) shows the chosen run at the step shown before, clamped to its last. A choice sends the
+ * one value range per curve panel). A labelled radio group, drawn as segmented buttons beside the picture (above
+ * it where the widget is narrow), chooses the run; the player (`mountPlayer`) shows the chosen run at the step
+ * shown before, clamped to its last. A choice sends the
  * model one message: `choice`, with `k` when the clamp changed it. The arrows move along the group, as in any
  * radio group; Tab leaves it.
  */
@@ -13,6 +14,42 @@ import { htmlEl } from "./controls.js";
 import { clampStep, mountPlayer } from "./player.js";
 
 let groups = 0;
+
+/**
+ * The room a page keeps under the picture's top for the player's buttons and the notebook's bars, CSS px: the
+ * picture is never taller than the window less this (`picture.VIEW_RESERVE` of the kernel-drawn players is the
+ * same rule with the readout's first line under the picture; here the readout is beside it).
+ */
+export const VIEW_RESERVE = 180;
+
+/**
+ * CSS that puts the element of class `item` beside the player's picture, above its side column (charts and
+ * readout), in a widget of class `root` at least 56em wide. The widget's grid is passed down through the player's
+ * boxes (CSS subgrid), which keep their places in the page's tree and their boxes: the focus stays on a control
+ * while the player of the run it chose is built, and the player is one box as ever. Narrower, `item` stays right
+ * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`).
+ * @param {string} root
+ * @param {string} item
+ * @returns {string}
+ */
+export function besideCss(root, item) {
+  const r = `.${root} .pp-grid`;
+  const sub = "display: grid; grid-template: subgrid / subgrid; margin: 0;";
+  return `
+.${root} { container-type: inline-size; }
+@container (min-width: 56em) {
+  ${r} { display: grid; column-gap: 16px; align-items: start; grid-template-columns: max-content minmax(16em, 34em);
+    grid-template-rows: auto auto 1fr auto; }
+  ${r} > .pp-holder, ${r} .perceptron-browserplayer { grid-column: 1 / 3; grid-row: 1 / 5; ${sub} }
+  ${r} .pp-controls { grid-column: 1 / 3; grid-row: 1; }
+  ${r} .pp-body { grid-column: 1 / 3; grid-row: 2 / 4; ${sub} }
+  ${r} .pp-figure { grid-column: 1; grid-row: 1 / 3; }
+  ${r} .pp-body > :not(.pp-figure) { grid-column: 2; grid-row: 2; max-width: none; min-width: 0; }
+  ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
+  ${r} > .${item} { grid-column: 2; grid-row: 2; position: relative; z-index: 1; margin-bottom: 10px; }
+}
+.${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
+}
 
 /** The switch's look: the choices as one row of joined buttons; the chosen one filled, bold and ticked. */
 export const SWITCH_CSS = `
@@ -82,9 +119,11 @@ export function mountSwitch(model, el) {
     group.classList.add("pp-large");
     group.style.setProperty("--pp-text", `${style.text_px}px`);
   }
-  const holder = htmlEl(doc, "div", { class: "ps-player" });
+  const holder = htmlEl(doc, "div", { class: "pp-holder" });
+  const grid = htmlEl(doc, "div", { class: "pp-grid" });
+  grid.append(group, holder);
   const root = htmlEl(doc, "div", { class: "perceptron-browserswitch" });
-  root.append(htmlEl(doc, "style", {}, SWITCH_CSS), group, holder);
+  root.append(htmlEl(doc, "style", {}, SWITCH_CSS + besideCss("perceptron-browserswitch", "perceptron-choice")), grid);
   el.replaceChildren(root);
   let player = mountPlayer(model, holder, runs[current]);
 
