@@ -26,6 +26,7 @@ from perceptron_lib.core import data, edits
 from perceptron_lib.core.frames import mistakes_at_each_step
 from perceptron_lib.core.own_data import parse_points, points_literal, snap, summarize, summary_lines
 from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.draw import plotting
 from perceptron_lib.player.browser_editor import EDIT_HINT, BrowserEditor
 from perceptron_lib.player.readout import alt_text, state_lines
 from tests.test_browser_player_front import FAKE_MODEL
@@ -330,7 +331,11 @@ def _shown(page) -> dict:
         message: root.querySelector('.pe-message').textContent,
         readout: [...root.querySelectorAll('.pp-readout p')].map((p) => p.textContent),
         label: root.querySelector('.pp-picture').getAttribute('aria-label'),
-        boundary: [...root.querySelectorAll('line.pp-boundary')].length,
+        boundary: [...root.querySelectorAll('line.pp-boundary')].map((l) => {
+          const tf = window.editor.player().scene.tf, v = s.view;
+          const at = (x, y) => [v.xlim[0] + Number(l.getAttribute(x)) / tf.unit,
+                                v.ylim[1] - Number(l.getAttribute(y)) / tf.unit];
+          return [at('x1', 'y1'), at('x2', 'y2')]; }),
         cursor: root.querySelectorAll('.pe-cursor').length, selected: root.querySelectorAll('.pe-selected').length,
         focus: document.activeElement.className}); }"""))
 
@@ -350,6 +355,11 @@ def _is_the_librarys_run(page, settings) -> dict:
     notes = summary_lines(summarize(X, y, run))
     assert s["readout"][: -len(notes)] == state_lines(run, X, y, k)
     assert s["label"] == f"{alt_text(run, X, y, k)} {EDIT_HINT}"
+    w, b = h.w[k], h.b[k]
+    seg = plotting.boundary_segment(w, b, s["view"]["xlim"], s["view"]["ylim"])
+    assert len(s["boundary"]) == (0 if seg is None else 1)
+    for end in np.array(s["boundary"]).reshape(-1, 2):  # the line drawn is <w, x> + b = 0 (to 0.01 px)
+        assert abs(w @ end + b) <= np.linalg.norm(w) * 0.02 * np.ptp(s["view"]["xlim"]) / 440
     return s
 
 
