@@ -22,6 +22,7 @@ from perceptron_lib.core.frames import mistakes_at_each_step
 from perceptron_lib.core.lift_view import (
     ASPECT,
     bowl_mesh,
+    bowl_section,
     lifted_points,
     picture_size,
     plane_polygon,
@@ -208,6 +209,60 @@ def test_the_bowls_mesh_reaches_the_box_top_and_cuts_at_its_sides():
     assert at_side.sum() >= 8
 
 
+def _check_section(S, w, b, box):
+    B = np.asarray(box, dtype=float)
+    for piece in S:
+        assert len(piece) >= 2
+        assert np.allclose(piece[:, 2], piece[:, 0] ** 2 + piece[:, 1] ** 2, rtol=0, atol=1e-9)  # on the bowl
+        assert np.all(np.abs(piece @ w + b) <= 1e-9 * (np.abs(w) @ np.abs(B).max(axis=1) + abs(b)))  # on the plane
+        assert np.all(piece >= B[:, 0] - 1e-9) and np.all(piece <= B[:, 1] + 1e-9)  # in the box
+
+
+def test_hand_worked_sections_of_the_bowl():
+    box = [(-2.0, 2.0), (-2.0, 2.0), (0.0, 5.0)]
+    (ring,) = bowl_section([0, 0, -1], 1.0, box)  # z = 1: the unit circle at height 1
+    assert np.allclose(np.hypot(ring[:, 0], ring[:, 1]), 1.0) and np.allclose(ring[:, 2], 1.0)
+    assert np.allclose(ring[0], ring[-1])  # closed: the whole circle is in the box
+    # x1 = 1/2: the parabola z = 1/4 + x2^2, cut by the box's sides x2 = -2 and 2 (at z = 4.25, under its top)
+    (line,) = bowl_section([1, 0, 0], -0.5, box)
+    assert np.allclose(line[:, 0], 0.5) and np.allclose(line[:, 2], 0.25 + line[:, 1] ** 2)
+    assert np.allclose(sorted([line[0, 1], line[-1, 1]]), [-2.0, 2.0])
+    (line,) = bowl_section([1, 0, 0], -0.5, [(-3.0, 3.0), (-3.0, 3.0), (0.0, 5.0)])  # now cut by the top, z = 5
+    assert np.allclose(sorted([line[0, 1], line[-1, 1]]), [-np.sqrt(4.75), np.sqrt(4.75)])
+    assert bowl_section([0, 0, -1], -1.0, box) == []  # z = -1: under the bowl
+    assert bowl_section([0, 0, 0], 1.0, box) == []
+    # z = 9 over a box whose top is z = 5: a circle of radius 3 about the origin, entirely outside the box
+    assert bowl_section([0, 0, -1], 9.0, box) == []
+    # a circle that leaves the box through its sides: pieces that end on the faces x1 = +-2 or x2 = +-2
+    pieces = bowl_section([0, 0, -1], 6.25, [(-2.0, 2.0), (-2.0, 2.0), (0.0, 9.0)])
+    ends = np.vstack([p[[0, -1]] for p in pieces])
+    assert len(pieces) == 4 and np.allclose(np.abs(ends[:, :2]).max(axis=1), 2.0)
+
+
+def test_every_section_of_a_run_that_finds_no_separating_plane_is_on_the_bowl_the_plane_and_in_the_box():
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    X, y = np.vstack([X, [[3.0, 3.0]]]), np.append(y, 1.0)
+    Z = kernels.lift(X)
+    run = fit_perceptron(Z, y, max_epochs=8)
+    box = view_box(Z)
+    # the bowl inside the box, on a fine grid: the plane meets it there when the score changes sign on it
+    g = np.meshgrid(np.linspace(*box[0], 400), np.linspace(*box[1], 400))
+    bowl = np.column_stack([g[0].ravel(), g[1].ravel(), g[0].ravel() ** 2 + g[1].ravel() ** 2])
+    bowl = bowl[(bowl[:, 2] >= box[2, 0]) & (bowl[:, 2] <= box[2, 1])]
+    drawn = 0
+    for w, b in zip(run.history.w, run.history.b, strict=True):
+        S = bowl_section(w, b, box)
+        _check_section(S, w, b, box)
+        f = bowl @ w + b
+        assert bool(S) == bool(np.any(w) and f.min() < 0 < f.max())
+        drawn += bool(S)
+        c = kernels.circle_from_plane(w, b) if np.any(w) else None
+        if c is not None and c.kind == "circle" and S:  # the section is the lifted boundary circle
+            P = np.vstack(S)[:, :2]
+            assert np.allclose(np.linalg.norm(P - c.center, axis=1), c.radius)
+    assert drawn == 70  # of 100 states; the others miss the bowl inside the box
+
+
 # ---------------------------------------------------------------------------------------------- the projection
 def test_hand_worked_views():
     box = [(-1.0, 1.0), (-1.0, 1.0), (0.0, 2.0)]
@@ -273,7 +328,12 @@ def test_the_panels_spec_holds_the_core_numbers_of_every_step():
     for k in range(K + 1):
         assert np.array_equal(np.reshape(spec["planes"][k], (-1, 3)),
                               plane_polygon(run.history.w[k], run.history.b[k], box))
-    assert spec["planes"][0] == []  # w = 0
+    assert spec["planes"][0] == [] and spec["sections"][0] == []  # w = 0
+    for k in range(K + 1):
+        want = bowl_section(run.history.w[k], run.history.b[k], box)
+        assert len(spec["sections"][k]) == len(want)
+        for got, piece in zip(spec["sections"][k], want, strict=True):
+            assert np.allclose(got, piece, atol=5e-7)
     assert len(spec["bowl"]) == len(bowl_mesh(box))
     for got, want in zip(spec["bowl"], bowl_mesh(box), strict=True):
         assert np.allclose(got, want, atol=5e-7)

@@ -5,11 +5,11 @@ the run's numbers (`core.frames.step_numbers` and the preset's sizes, as `Browse
 page that fetches nothing. Everything drawn is read back from the SVG and held to the numbers computed here in
 Python: each lifted point where `core.lift_view.project` puts it at the angles on show, the plane's polygon the
 projection of `plane_polygon`'s vertices, every vertex of the bowl's wire the projection of a point of
-`bowl_mesh`, the points drawn before the plane exactly those the plane hides (a ray test done here), the ringed
-example the run's. Then: frame k is the same markup whatever the path to it (steps forward, back, jumps, turns
-away and back); each way to turn (arrow keys on the focused picture, a drag, the sliders) moves the points to the
-projection at the new angles; keys do nothing without the focus, and Tab and Escape leave; axe-core finds nothing
-serious.
+`bowl_mesh`, where the plane meets the bowl the projection of `bowl_section`, the points drawn before the plane
+exactly those the plane hides (a ray test done here), the ringed example the run's. Then: frame k is the same
+markup whatever the path to it (steps forward, back, jumps, turns away and back); each way to turn (arrow keys on
+the focused picture, a drag, the sliders) moves the points to the projection at the new angles; keys do nothing
+without the focus, and Tab and Escape leave; axe-core finds nothing serious; the player hosts the panel.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 from perceptron_lib.core import data, kernels
 from perceptron_lib.core.frames import step_numbers
-from perceptron_lib.core.lift_view import ASPECT, bowl_mesh, project, view_axes
+from perceptron_lib.core.lift_view import ASPECT, bowl_mesh, bowl_section, project, view_axes
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import style
 from perceptron_lib.player import LiftedPanel, front
@@ -94,6 +94,7 @@ READ = """() => {
     front: all('.pl-front path.pl-point', ['data-i', 'data-x', 'data-y', 'd']),
     plane: plane ? plane.getAttribute('points') : null,
     bowl: all('path.pl-bowl', ['d']).map((d) => d[0]),
+    section: all('path.pl-section', ['d']).map((d) => d[0]),
     ring: all('circle.pl-ring', ['data-i', 'cx', 'cy']),
     label: root.querySelector('.pl-picture').getAttribute('aria-label'),
     view: window.panel.view(),
@@ -155,6 +156,15 @@ def _check(f, run_spec, spec, k, elev, azim):
     got = np.vstack([_coords(d) for d in f["bowl"] if d])
     gap = np.abs(got[:, None, :] - mesh[None, :, :]).max(axis=2)
     assert gap.min(axis=1).max() <= PX and gap.min(axis=0).max() <= PX
+    # where the plane meets the bowl: each piece of `bowl_section` projected, vertex for vertex
+    w, b = np.array(run_spec["w"][k]), run_spec["b"][k]
+    pieces = bowl_section(w, b, spec["box"]) if np.any(w) else []
+    if pieces:
+        (d,) = f["section"]
+        assert d.count("M") == len(pieces)
+        assert np.allclose(_coords(d), at(np.vstack(pieces))[:, :2], atol=PX)
+    else:
+        assert f["section"] == []
     assert [int(r[0]) for r in f["ring"]] == run_spec["ring"][k]
     for i, cx, cy in f["ring"]:
         assert np.allclose([float(cx), float(cy)], want[int(i), :2], atol=PX)

@@ -9,7 +9,8 @@ to, by the formula of `project` (ported line for line, and held equal to it by a
 
 * `view_box`: the box around the lifted points (padded as the kernel's 3-D view pads them).
 * `plane_polygon`: the convex polygon where a plane meets the box (none when it misses it).
-* `bowl_mesh`: rings and spokes of the bowl, cut to the box.
+* `bowl_mesh`: rings and spokes of the bowl, cut to the box; `bowl_section`: where a plane meets the bowl (the
+  lifted boundary: a circle or a line), cut to the box.
 * `view_axes`, `project`, `picture_size`: the orthographic projection at elevation and azimuth angles
   (matplotlib's meaning of both), at one scale for every angle, and the picture the box fits at every angle.
 
@@ -22,7 +23,10 @@ from functools import partial
 
 import numpy as np
 
-__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "view_axes", "project", "picture_size"]
+from .kernels import circle_from_plane
+
+__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "view_axes", "project",
+           "picture_size"]
 
 #: The box's shape on the screen: its x, y and z sides in the ratio 4 : 4 : 3 (matplotlib's 3-D axes).
 ASPECT = (1.0, 1.0, 0.75)
@@ -221,6 +225,62 @@ def bowl_mesh(box, *, rings=6, spokes=24, samples=96) -> list:
     for a in np.linspace(0.0, 2 * np.pi, spokes, endpoint=False):
         mesh += _pieces_in_box(partial(_spoke, a=a), np.linspace(r_lo, r_hi, max(samples // 4, 2)), B)
     return mesh
+
+
+def _on_circle(t, *, c, r):
+    """The lifted points of the circle of centre c and radius r at the angles t."""
+    x, y = c[0] + r * np.cos(t), c[1] + r * np.sin(t)
+    return np.column_stack([x, y, x * x + y * y])
+
+
+def _on_line(t, *, p0, d):
+    """The lifted points of the line p0 + t d."""
+    x, y = p0[0] + t * d[0], p0[1] + t * d[1]
+    return np.column_stack([x, y, x * x + y * y])
+
+
+def bowl_section(w, b, box, *, samples=64) -> list:
+    """Where the plane <w, p> + b = 0 meets the bowl, inside the box: a list of polylines (rows (x1, x2, z)).
+
+    Over the plane of the data this is the boundary of the lifted perceptron (`kernels.circle_from_plane`): a
+    circle when w3 != 0, a line when w3 = 0, nothing when the plane misses the bowl (or touches it at one point).
+    A circle is sampled at `samples` angles over the arc that can reach the box (all of it when its centre is
+    above the box's floor), a line at `samples` points across the box; each is cut where it leaves the box, at
+    the crossing on the curve. Every point is on the bowl, on the plane (up to rounding) and in the box.
+
+    Examples
+    --------
+    >>> (ring,) = bowl_section([0, 0, -1], 1.0, [(-2, 2), (-2, 2), (0, 5)], samples=8)
+    >>> np.allclose(ring[:, 2], 1.0), np.allclose(np.hypot(ring[:, 0], ring[:, 1]), 1.0)
+    (True, True)
+    """
+    B = _box(box)
+    w = np.asarray(w, dtype=float).ravel()
+    if w.shape != (3,):
+        raise ValueError(f"bowl_section needs w of length 3 (a plane over lifted points); got length {w.shape[0]}.")
+    if not np.any(w) or not np.all(np.isfinite(w)) or not np.isfinite(b):
+        return []
+    curve = circle_from_plane(w, b)
+    if curve.kind == "circle":
+        c, r = curve.center, curve.radius
+        corners = np.array([[B[0, i], B[1, j]] for i in (0, 1) for j in (0, 1)])
+        if np.all((c >= B[:2, 0]) & (c <= B[:2, 1])):
+            t = np.linspace(0.0, 2 * np.pi, samples + 1)
+        else:  # seen from c the box lies within an angle < pi: that arc only (a large circle stays smooth)
+            mid = np.arctan2(*(corners.mean(axis=0) - c)[::-1])
+            turn = (np.arctan2(corners[:, 1] - c[1], corners[:, 0] - c[0]) - mid + np.pi) % (2 * np.pi) - np.pi
+            t = np.linspace(mid + turn.min(), mid + turn.max(), samples + 1)
+        return _pieces_in_box(partial(_on_circle, c=c, r=r), t, B)
+    if curve.kind == "line":
+        n = w[:2] / np.linalg.norm(w[:2])
+        p0 = -float(b) / np.linalg.norm(w[:2]) * n  # the line's point nearest the origin
+        d = np.array([-n[1], n[0]])
+        centre = B[:2].mean(axis=1)
+        reach = float(np.linalg.norm(B[:2, 1] - B[:2, 0]))
+        along = float((centre - p0) @ d)
+        t = np.linspace(along - reach, along + reach, samples + 1)
+        return _pieces_in_box(partial(_on_line, p0=p0, d=d), t, B)
+    return []
 
 
 def view_axes(elev, azim) -> np.ndarray:

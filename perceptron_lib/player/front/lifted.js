@@ -153,7 +153,9 @@ function liftedPoints(doc, g, o, which) {
 }
 
 /**
- * Draw the view of step k at the given angles into `g` (emptied first): box, ticks, bowl, points, plane, ring.
+ * Draw the view of step k at the given angles into `g` (emptied first): box, ticks, the bowl and the points the
+ * plane hides, the plane and where it meets the bowl (the boundary, lifted), the rest of the bowl and the points,
+ * the ring.
  * @param {Document} doc
  * @param {SVGElement} g
  * @param {object} runSpec
@@ -209,6 +211,13 @@ export function drawLifted(doc, g, runSpec, spec, { k, elev, azim, size }) {
       },
       g,
     );
+  }
+  const section = spec.sections[k].map((line) =>
+    line.map(project).map((q, j) => `${j ? "L" : "M"}${fmt(q[0])},${fmt(q[1])}`),
+  );
+  if (section.length) {
+    const look = { fill: "none", stroke: s.colors.boundary, "stroke-width": fmt(s.line_width * PT * 0.8) };
+    svgEl(doc, "path", { class: "pl-section", d: section.flat().join(""), ...look, "stroke-linejoin": "round" }, g);
   }
   svgEl(doc, "path", { class: "pl-bowl pl-bowl-front", d: bowl.front, ...wire }, g);
   liftedPoints(
@@ -273,8 +282,9 @@ export function buildLifted(doc, runSpec, spec) {
   // room for the tick labels and the axes' names around the box where it comes near the picture's edge; at the
   // angles where the box fills the picture, they may run over this room (the SVG does not clip them)
   const pad = s.tick_size * PT * 1.4 + s.label_size * PT * 0.9;
+  const side = s.tick_size * PT * 2.4 + s.label_size * PT; // the z axis's name stands beside its tick labels
   const top = s.title_size * PT * 1.5;
-  const width = pictureSize(spec.aspect, size)[0] + 2 * pad;
+  const width = pictureSize(spec.aspect, size)[0] + 2 * side;
   const svg = svgEl(doc, "svg", {
     class: "pl-scene",
     viewBox: `0 0 ${fmt(width)} ${fmt(size + pad + top)}`,
@@ -289,7 +299,7 @@ export function buildLifted(doc, runSpec, spec) {
   title.setAttribute("text-anchor", "middle");
   title.setAttribute("font-size", fmt(s.title_size * PT));
   title.textContent = spec.title;
-  const g = svgEl(doc, "g", { class: "pl-plot", transform: `translate(${fmt(pad)},${fmt(top)})` }, svg);
+  const g = svgEl(doc, "g", { class: "pl-plot", transform: `translate(${fmt(side)},${fmt(top)})` }, svg);
   const help = htmlEl(doc, "p", { class: "pl-help" }, "Turn the view: drag it, or focus it and press ← → ↑ ↓.");
   help.id = `pl-help-${++liftedBuilt}`;
   const picture = htmlEl(doc, "div", {

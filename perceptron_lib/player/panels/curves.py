@@ -145,7 +145,8 @@ class LiftedPanel:
         ``K`` is the run's last step. The numbers come from `core.lift_view`: ``box`` (the view's box, as `draw`
         fixes it), ``points`` (the lifted points), ``bowl`` (the bowl's wire mesh cut to the box: polylines),
         ``planes`` (for each k = 0..K the polygon where the plane of state k meets the box: 0 or 3..6 vertices, in
-        order), and ``aspect`` (the box's shape on the screen); ``size_px`` is the picture's height (`SIZE_PX`).
+        order), ``sections`` (for each k where that plane meets the bowl: polylines, the lifted boundary), and
+        ``aspect`` (the box's shape on the screen); ``size_px`` is the picture's height (`SIZE_PX`).
         ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's meaning); the student
         turns it in the browser, which projects by `core.lift_view.project`. ``alt`` is one sentence per step (the
         picture's name, without the view's angles, which the browser adds). The ringed example, the labels and the
@@ -177,6 +178,8 @@ class LiftedPanel:
             "points": Z.tolist(),
             "bowl": [np.round(piece, 6).tolist() for piece in _lv.bowl_mesh(box)],
             "planes": [p.tolist() for p in planes],
+            "sections": [[np.round(piece, 6).tolist() for piece in _lv.bowl_section(h.w[k], h.b[k], box)]
+                         for k in range(len(h))],
             "alt": alt,
             "size_px": float(self.SIZE_PX["lecture" if style.legend_size > 12 else "notebook"]),
             "colors": {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"},
