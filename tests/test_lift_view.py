@@ -21,6 +21,7 @@ from perceptron_lib.core import data, kernels
 from perceptron_lib.core.frames import mistakes_at_each_step
 from perceptron_lib.core.lift_view import (
     ASPECT,
+    boundary_in_view,
     bowl_mesh,
     bowl_section,
     lifted_points,
@@ -261,6 +262,37 @@ def test_every_section_of_a_run_that_finds_no_separating_plane_is_on_the_bowl_th
             P = np.vstack(S)[:, :2]
             assert np.allclose(np.linalg.norm(P - c.center, axis=1), c.radius)
     assert drawn == 70  # of 100 states; the others miss the bowl inside the box
+
+
+@pytest.mark.parametrize("extra", [None, [3.0, 3.0]])
+def test_the_boundary_in_the_view_is_the_kernel_panels_circle_cut_to_the_view(extra):
+    """Against `plotting.boundary_points` (the kernel's data panel: a dense arc, which matplotlib clips): the same
+    states have a boundary in the view, every point drawn is on the curve and in the view, and every point of the
+    kernel's arc inside the view lies on the pieces (within one piece's step)."""
+    from perceptron_lib.draw import plotting
+    from perceptron_lib.player.panels.data import DataPanel
+
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    if extra is not None:
+        X, y = np.vstack([X, [extra]]), np.append(y, 1.0)
+    Z = kernels.lift(X)
+    run = fit_perceptron(Z, y, max_epochs=8)
+    xlim, ylim = DataPanel(mode="lifted").view_for(run, X)
+    lo, hi = np.array([xlim[0], ylim[0]]), np.array([xlim[1], ylim[1]])
+    for w, b in zip(run.history.w, run.history.b, strict=True):
+        pieces = boundary_in_view(w, b, xlim, ylim)
+        theirs = plotting.boundary_points(w, b, xlim, ylim)
+        theirs = theirs[np.all((theirs >= lo) & (theirs <= hi), axis=1)]
+        assert bool(pieces) == (len(theirs) > 0)
+        for P in pieces:
+            assert np.all(P >= lo - 1e-9) and np.all(P <= hi + 1e-9)
+            score = w[2] * (P**2).sum(axis=1) + P @ w[:2] + b
+            assert np.all(np.abs(score) <= 1e-9 * (np.abs(w).sum() * 10 + abs(b)))
+        if pieces:
+            mine = np.vstack(pieces)
+            step = max(np.linalg.norm(np.diff(P, axis=0), axis=1).max() for P in pieces)
+            gap = np.linalg.norm(theirs[:, None, :] - mine[None, :, :], axis=2).min(axis=1)
+            assert gap.max() <= step
 
 
 # ---------------------------------------------------------------------------------------------- the projection

@@ -10,7 +10,8 @@ to, by the formula of `project` (ported line for line, and held equal to it by a
 * `view_box`: the box around the lifted points (padded as the kernel's 3-D view pads them).
 * `plane_polygon`: the convex polygon where a plane meets the box (none when it misses it).
 * `bowl_mesh`: rings and spokes of the bowl, cut to the box; `bowl_section`: where a plane meets the bowl (the
-  lifted boundary: a circle or a line), cut to the box.
+  lifted boundary: a circle or a line), cut to the box; `boundary_in_view`: that boundary in the plane of the
+  data, cut to a view (what a data panel of lifted points draws).
 * `view_axes`, `project`, `picture_size`: the orthographic projection at elevation and azimuth angles
   (matplotlib's meaning of both), at one scale for every angle, and the picture the box fits at every angle.
 
@@ -25,8 +26,8 @@ import numpy as np
 
 from .kernels import circle_from_plane
 
-__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "view_axes", "project",
-           "picture_size"]
+__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "boundary_in_view",
+           "view_axes", "project", "picture_size"]
 
 #: The box's shape on the screen: its x, y and z sides in the ratio 4 : 4 : 3 (matplotlib's 3-D axes).
 ASPECT = (1.0, 1.0, 0.75)
@@ -281,6 +282,25 @@ def bowl_section(w, b, box, *, samples=64) -> list:
         t = np.linspace(along - reach, along + reach, samples + 1)
         return _pieces_in_box(partial(_on_line, p0=p0, d=d), t, B)
     return []
+
+
+def boundary_in_view(w, b, xlim, ylim, *, samples=96) -> list:
+    """The boundary of a lifted state in the plane of the data, inside the view: polylines of rows (x1, x2).
+
+    The points x with w1 x1 + w2 x2 + w3 (x1^2 + x2^2) + b = 0 (a circle, a line when w3 = 0, or none), cut to
+    the rectangle xlim x ylim: `bowl_section` seen from above, in a box as high as the bowl over the rectangle. The
+    data panel of a player on lifted points draws these (its boundary and the boundary before).
+
+    Examples
+    --------
+    >>> (circle,) = boundary_in_view([0, 0, -1], 1.0, (-2, 2), (-2, 2), samples=8)
+    >>> np.allclose(np.hypot(circle[:, 0], circle[:, 1]), 1.0)
+    True
+    """
+    corners = np.array([[x, y] for x in xlim for y in ylim], dtype=float)
+    top = float(np.max(np.sum(corners**2, axis=1)))
+    box = [sorted(map(float, xlim)), sorted(map(float, ylim)), (-1.0, top * (1 + 1e-9) + 1.0)]
+    return [piece[:, :2] for piece in bowl_section(w, b, box, samples=samples)]
 
 
 def view_axes(elev, azim) -> np.ndarray:
