@@ -4,14 +4,15 @@ Opened through the session's server (`course_lab_server`, the notebook preset), 
 click on an empty spot of the picture draws the new run at once (the browser's fit: the editor's ``data-run`` is
 "browser"), then the library's run arrives and is drawn (``data-run`` "library"), and the kernel holds the page's
 step and words (``k``, ``lines()``, whose summary counts the points). The time from the click to the library's run
-drawn is printed (issue #30 item 7 asks at most 100 ms; measured here, not asserted). Undo goes back the same way,
-and the keyboard cursor adds a point with no mouse. The notebook file is left as it was.
+drawn is printed, median of 5 clicks (issue #30 item 7 asks at most 100 ms; measured here, not asserted). Undo goes
+back the same way, and the keyboard cursor adds a point with no mouse. The notebook file is left as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import statistics
 
 import pytest
 
@@ -89,18 +90,25 @@ def test_lesson_00s_drawing_board_edits_in_the_browser_and_the_kernel_follows(re
         s0 = editor.evaluate(JS_SHOWN)
         assert s0["run"] == "library" and len(s0["points"]) == 10
         assert s0["lines"] == _kernel_editor(page, editor)["lines"]
-        page.evaluate(JS_TIMER, [editor.element_handle(), 11])
-        page.mouse.click(*_empty_spot(s0))
-        page.wait_for_function("() => window.__timed.library !== null", timeout=10_000)
-        timed = page.evaluate("() => window.__timed")
-        to_browser, to_library = timed["browser"], timed["library"]
+        times = []
+        for j in range(5):  # a click, timed; Undo between two (the same edit each time)
+            if j:
+                editor.locator("button", has_text="Undo").click()
+                page.wait_for_function(f"(el) => ({JS_SHOWN})(el).points.length === 10 && el.dataset.run === "
+                                       "'library'", arg=editor.element_handle(), timeout=10_000)
+            page.evaluate(JS_TIMER, [editor.element_handle(), 11])
+            page.mouse.click(*_empty_spot(editor.evaluate(JS_SHOWN)))  # read again: the page may have scrolled
+            page.wait_for_function("() => window.__timed.library !== null", timeout=10_000)
+            timed = page.evaluate("() => window.__timed")
+            times.append((timed["browser"], timed["library"]))
+        to_browser, to_library = (statistics.median(t) for t in zip(*times, strict=True))
         s1 = editor.evaluate(JS_SHOWN)
         assert s1["message"].startswith("Added point 10 at") and s1["run"] == "library"
         kernel = _kernel_editor(page, editor)
         assert kernel["k"] == s1["k"] and kernel["lines"] == s1["lines"]
         assert "Your data: 11 points (6 of class +1, 5 of class −1)." in kernel["lines"]
-        print(f"lesson 00 editor in JupyterLab: click to the browser's run drawn {to_browser:.1f} ms, "
-              f"to the library's run drawn {to_library:.1f} ms")
+        print(f"lesson 00 editor in JupyterLab, median of 5 clicks: the release to the browser's run in the page "
+              f"{to_browser:.1f} ms, to the library's {to_library:.1f} ms; all {times}")
         editor.locator("button", has_text="Undo").click()
         page.wait_for_function(f"(el) => ({JS_SHOWN})(el).points.length === 10 && el.dataset.run === 'library'",
                                arg=editor.element_handle(), timeout=10_000)
