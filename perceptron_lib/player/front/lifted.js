@@ -315,6 +315,7 @@ export function buildLifted(doc, runSpec, spec) {
   const turns = htmlEl(doc, "div", { class: "pl-turns" });
   turns.append(azimuth.label, elevation.label);
   const el = htmlEl(doc, "div", { class: "pl-lifted" });
+  el.style.maxWidth = `${fmt(width)}px`; // the sliders wrap under the picture, not widen the panel
   if (s.text_px > 0) el.style.setProperty("--pl-text", `${s.text_px}px`); // lecture: no text under the preset's
   el.append(htmlEl(doc, "style", {}, LIFTED_CSS), picture, turns, help);
 
