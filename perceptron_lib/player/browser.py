@@ -29,7 +29,7 @@ from .panels.data import DataPanel
 from .picture import LECTURE_TEXT_PX
 from .readout import alt_text, plural, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold, scene_recording, scene_still
-from .render import DENSITY, Scene
+from .render import DENSITY, Scene, panels_at_once
 
 __all__ = ["BrowserPlayer", "FrontPanel", "RUN_VERSION", "PANEL_PX", "CHART_PX", "run_trait"]
 
@@ -38,7 +38,7 @@ RUN_VERSION = 1
 #: The longer side of the data panel's plot, CSS px, by preset (issue #30: at least 420 and 360).
 PANEL_PX = {"notebook": 440, "lecture": 360}
 #: A chart beside the data panel (`panel_specs.chart`), CSS px: its whole width and its plot's height, by preset.
-CHART_PX = {"notebook": (460, 190), "lecture": (580, 180)}
+CHART_PX = {"notebook": (460, 190), "lecture": (520, 180)}
 
 
 def _style_trait(s: _style.Style) -> dict:
@@ -128,7 +128,10 @@ class _Still:
     def __init__(self, run, X, y, *, k, style, readout, alt, panels=()):
         self.run, self.X, self.y, self.style, self.readout, self.alt_fn = run, X, y, style, readout, alt
         self.dpi = float(DENSITY * style.dpi)
-        self.scene = Scene([DataPanel(), *panels], run, X, y, style=style, dpi=self.dpi)
+        shown = [DataPanel(), *panels]
+        # where the preset's text leaves room for fewer panels (lecture), the main one and the first, as
+        # `StepThrough` shows them before its panel picker is used (the browser draws them all)
+        self.scene = Scene(shown[: panels_at_once(style)], run, X, y, style=style, dpi=self.dpi)
         self.K, self.k = len(run.history) - 1, k
         self.scene.draw(k)
 

@@ -48,6 +48,8 @@ export const CSS = `
   font-variant-numeric: tabular-nums; }
 .perceptron-browserplayer .pp-readout p { margin: 0; }
 .perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
+.perceptron-browserplayer .pp-keys summary { cursor: pointer; padding: 4px 6px; }
+.perceptron-browserplayer .pp-keys[open] { flex-basis: 100%; }
 .perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp) { font-size: var(--pp-text); }
 `;
 

@@ -247,7 +247,7 @@ export function ticks(lo, hi, most = 7) {
   const raw = (hi - lo) / Math.max(1, most - 1);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => (hi - lo) / s <= most - 1) ?? 10 * power;
-  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (Math.round(step / power) === 2.5 ? 1 : 0));
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (Math.abs(step / power - 2.5) < 1e-9 ? 1 : 0));
   const values = [];
   for (let j = Math.ceil(lo / step - 1e-9); j * step <= hi + 1e-9 * step; j++) {
     values.push(Number((j * step).toFixed(decimals)));

@@ -101,6 +101,9 @@ export function mountPlayer(model, el, spec = model.get("run")) {
   const side = htmlEl(doc, "div", { class: "pp-side" });
   const charts = panels.flatMap((p) => (p.el ? [p.el] : []));
   if (large) {
+    // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
+    readout.setAttribute("tabindex", "0");
+    readout.setAttribute("aria-label", "readout");
     figure.append(picture);
     side.append(...charts, legend, readout);
   } else {
@@ -115,12 +118,16 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     root.classList.add("pp-large");
     root.style.setProperty("--pp-text", `${spec.style.text_px}px`);
   }
-  root.append(
-    htmlEl(doc, "style", {}, CSS),
-    controls.row,
-    body,
-    htmlEl(doc, "p", { class: "pp-keyhelp", id: `${id}-keys` }, KEY_HELP),
-  );
+  const keyHelp = htmlEl(doc, "p", { class: "pp-keyhelp", id: `${id}-keys` }, KEY_HELP);
+  if (large) {
+    // lecture: the key help folded at the end of the controls, so that the picture keeps a projector's height
+    const keys = htmlEl(doc, "details", { class: "pp-keys" });
+    keys.append(htmlEl(doc, "summary", {}, "Keys"), keyHelp);
+    controls.row.appendChild(keys);
+    root.append(htmlEl(doc, "style", {}, CSS), controls.row, body);
+  } else {
+    root.append(htmlEl(doc, "style", {}, CSS), controls.row, body, keyHelp);
+  }
   el.replaceChildren(root);
   // lecture: the column beside the picture is no taller than the picture; the readout scrolls in it if it must
   const fitSide = () => {

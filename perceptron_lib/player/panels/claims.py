@@ -216,7 +216,7 @@ class ClaimsPanel:
             return spec
         T, eta, gamma, R = tr.mistakes, tr.eta, tr.gamma, tr.R
         xmax = self._xmax(T, tr.bound)
-        grid = np.linspace(0.0, xmax, 120)
+        grid = np.linspace(0.0, xmax, 400)  # the kernel's grid
         markers = T <= 60
         ms = float(np.sqrt(s.marker_size))
         lw, thin = s.line_width * 0.8, s.line_width * 0.7
@@ -261,7 +261,7 @@ class ClaimsPanel:
                            ylabel="length of w" if show == "chain" else "value", xlim=[-0.03 * xmax, xmax * 1.03],
                            ylim=_spec.padded(min(lows), max(highs)), lines=lines, vlines=vlines, cursor=at,
                            cursor_color=_style.CURSOR_COLOR, cursor_width=s.line_width * 0.9, legend=legend,
-                           name="the proof's chain along the run" if show == "chain" else "Claims 1 and 2 along the run")
+                           name="the chain along the run" if show == "chain" else "Claims 1 and 2 along the run")
 
 
 def plot_claims(ax, run, X, y, *, u=None, b=None, show="claims", xmax=None, k=None, title=None) -> ClaimsPanel:
