@@ -148,7 +148,7 @@ def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> di
 
 
 def _press(page, el, key: str) -> None:
-    # ipyevents hears keys only while the pointer is over the picture (a browser player: or while it has the focus)
+    # a picture takes keys while the pointer is over it or while it has the focus
     el.locator(PICTURE).first.hover()
     page.keyboard.press(key)
 

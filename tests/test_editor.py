@@ -1,6 +1,6 @@
 """PointEditor, kernel side: the student's points placed, dragged and removed on a player's picture.
 
-Every edit is driven as the browser drives it: ipyevents messages on the picture (mouse, touch, keys)
+Every edit is driven as the browser drives it: the picture's messages (``front/events.js``: presses, keys)
 and the editor's own buttons and text box. Each edit must give the run of the one fit function on
 the editor's points; undo and redo must give back the exact points, picture and words; every bad
 input gets a message ("Not done: ...") and leaves the points as they were; nothing raises.
@@ -22,9 +22,9 @@ MAX_EPOCHS = 100  # PointEditor's default
 MODS = {"shiftKey": False, "altKey": False, "ctrlKey": False, "metaKey": False}
 
 
-def from_browser(events, content):
-    """One ipyevents message arriving from the browser on the widget's comm, as the front end sends it."""
-    events.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+def from_browser(picture, content):
+    """One message arriving from the picture's front end (``front/events.js``) on the widget's comm."""
+    picture.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 # --------------------------------------------------------------------------- building and driving
@@ -43,29 +43,29 @@ def make(X=None, y=None, *, dpi=None, **editor_kw):
     return player, PointEditor(player, **editor_kw), first
 
 
-def mouse(editor, kind, px, py, **mods):
-    """One mouse message as ipyevents' front end sends it: positions in the picture's own pixels."""
-    event = {"event": kind, "type": kind, "dataX": int(round(px)), "dataY": int(round(py)), **MODS, **mods}
-    from_browser(editor.pointer_events, event)
+def pointer(editor, kind, px, py, pointer_type="mouse", **mods):
+    """One press, release or leave as the picture's front end sends it: positions in the picture's own pixels."""
+    event = {"type": kind, "pointerType": pointer_type, "dataX": px, "dataY": py, **MODS, **mods}
+    from_browser(editor.player.picture, event)
 
 
 def click(editor, pixel, **mods):
-    mouse(editor, "mousedown", *pixel, **mods)
-    mouse(editor, "mouseup", *pixel, **mods)
+    pointer(editor, "pointerdown", *pixel, **mods)
+    pointer(editor, "pointerup", *pixel, **mods)
 
 
 def drag(editor, start, end, **mods):
-    mouse(editor, "mousedown", *start, **mods)
-    mouse(editor, "mouseup", *end, **mods)
+    pointer(editor, "pointerdown", *start, **mods)
+    pointer(editor, "pointerup", *end, **mods)
 
 
 def key(player, name, **mods):
-    """A key pressed with the pointer on the picture (the player's key events, which the editor sees first)."""
-    from_browser(player.key_events, {"event": "keydown", "type": "keydown", "key": name, **MODS, **mods})
+    """A key pressed on the picture (the player's key handlers, the editor's first)."""
+    from_browser(player.picture, {"type": "keydown", "key": name, **MODS, **mods})
 
 
 def pixel_of(player, x):
-    """The picture's pixel (whole numbers, as ipyevents sends them) of the data point x."""
+    """The picture's pixel (whole numbers) of the data point x."""
     return tuple(int(v) for v in np.round(player.to_pixels(np.asarray(x, dtype=float).reshape(1, 2))[0]))
 
 
@@ -137,7 +137,7 @@ def assert_shows_the_fit(player, editor, first, lift=None, separator="line"):
 def test_a_click_adds_a_point_of_the_chosen_class_and_shift_the_other():
     player, editor, first = make()
     X0, y0 = editor.points
-    assert len(y0) == 20 and "Click on the picture" in player.picture.tooltip
+    assert len(y0) == 20 and "Click on the picture" in player.picture.alt
     spot = empty_spot(player, X0)
     click(editor, spot)
     X, y = editor.points
@@ -163,13 +163,12 @@ def test_a_click_adds_a_point_of_the_chosen_class_and_shift_the_other():
 def test_a_tap_adds_a_point_too():
     player, editor, first = make()
     spot = empty_spot(player, editor.points[0])
-    for kind in ("touchstart", "touchend"):
-        touch = {"dataX": spot[0], "dataY": spot[1]}
-        from_browser(editor.pointer_events, {"event": kind, "type": kind, "changedTouches": [touch], **MODS})
+    for kind in ("pointerdown", "pointerup"):
+        pointer(editor, kind, *spot, pointer_type="touch")
     assert len(editor.points[1]) == 21
     np.testing.assert_array_equal(editor.points[0][-1], placed_at(player, spot))
-    # a touch with no position does nothing
-    from_browser(editor.pointer_events, {"event": "touchstart", "type": "touchstart", "changedTouches": []})
+    # a press with no position does nothing
+    from_browser(player.picture, {"type": "pointerdown", "pointerType": "touch", **MODS})
     assert len(editor.points[1]) == 21
 
 
@@ -275,19 +274,24 @@ def test_leaving_the_picture_during_a_drag_keeps_the_point():
     player, editor, first = make()
     X0 = editor.points[0]
     before = state(player, editor)
-    mouse(editor, "mousedown", *pixel_of(player, X0[6]))
-    mouse(editor, "mouseleave", 0, 0)
+    pointer(editor, "pointerdown", *pixel_of(player, X0[6]))
+    pointer(editor, "pointerleave", 0, 0)
     check_refused(player, editor, before, "left the picture")
-    mouse(editor, "mouseup", *empty_spot(player, X0))  # the release after coming back is no drop and no click
+    pointer(editor, "pointerup", *empty_spot(player, X0))  # the release after coming back is no drop and no click
+    check_refused(player, editor, before, "left the picture")
+    # a press the browser cancels (a touch taken for a scroll) is no drop either
+    pointer(editor, "pointerdown", *pixel_of(player, X0[6]), pointer_type="touch")
+    pointer(editor, "pointercancel", 0, 0, pointer_type="touch")
+    pointer(editor, "pointerup", *empty_spot(player, X0), pointer_type="touch")
     check_refused(player, editor, before, "left the picture")
     # leaving with nothing pressed says nothing
     editor.label_choice.value = 1
     click(editor, empty_spot(player, X0))
     msg = editor.last_message
-    mouse(editor, "mouseleave", 0, 0)
+    pointer(editor, "pointerleave", 0, 0)
     assert editor.last_message == msg and len(editor.points[1]) == 21
     # a release with no press before it (it was pressed outside the picture) adds nothing
-    mouse(editor, "mouseup", *empty_spot(player, editor.points[0]))
+    pointer(editor, "pointerup", *empty_spot(player, editor.points[0]))
     assert len(editor.points[1]) == 21
 
 
@@ -357,7 +361,7 @@ def test_clear_shows_no_points_and_undo_brings_them_back():
     X, y = editor.points
     assert X.shape == (0, 2) and y.shape == (0,) and not refused(editor)
     assert player.text.startswith("No points") and player.K == 0 and player.X.shape == (0, 2)
-    assert player.picture.tooltip.startswith("An empty plane")
+    assert player.picture.alt.startswith("An empty plane")
     assert player.notes == ["Your data: no points yet. Click on the picture to place one."]
     assert player.view == view  # the view stays, to place new points where they were
     key(player, "ArrowRight")  # nothing to step
@@ -538,8 +542,12 @@ def test_the_keyboard_cursor_adds_and_removes_points():
     (x0, x1), (y0, y1) = player.view
     sp = span(player)
     k = player.k
+    taken = set(player.picture.taken_keys)  # the player's keys, and Delete for a selected point: no Escape, no Tab
+    assert {"Delete", "ArrowLeft"} <= taken and not taken & {"Escape", "Tab", "Enter", "ArrowUp"}
     editor.cursor_btn.value = True
     assert editor.cursor_row.layout.display == "flex" and editor.last_message.startswith("Keyboard cursor at")
+    # with the cursor shown the picture takes its keys too (Escape hides it), and still hands Tab on
+    assert set(player.picture.taken_keys) == taken | {"Escape", "Enter", "ArrowUp", "ArrowDown"}
     centre = own_data.snap([(x0 + x1) / 2, (y0 + y1) / 2], sp)  # short numbers in the boxes
     assert (editor.cx.value, editor.cy.value) == pytest.approx(tuple(centre))
     np.testing.assert_allclose(player.panels[0].cursor.get_xydata(), [centre])  # the cursor is drawn
@@ -577,6 +585,7 @@ def test_the_keyboard_cursor_adds_and_removes_points():
     # Escape hides the cursor: the arrows step the player again
     key(player, "Escape")
     assert editor.cursor_btn.value is False and editor.cursor_row.layout.display == "none"
+    assert set(player.picture.taken_keys) == taken  # the next Escape leaves the picture
     assert len(player.panels[0].cursor.get_xydata()) == 0 and "hidden" in editor.last_message
     player.seek(0)
     key(player, "ArrowRight")
@@ -743,8 +752,8 @@ def test_random_clicks_never_break_the_editor(actions):
         elif kind == "redo":
             editor.redo_btn.click()
         elif kind == "leave":
-            mouse(editor, "mousedown", *on)
-            mouse(editor, "mouseleave", px, py)
+            pointer(editor, "pointerdown", *on)
+            pointer(editor, "pointerleave", px, py)
         elif kind == "clear":
             editor.clear_btn.click()
         else:

@@ -54,7 +54,7 @@ def _digests() -> dict[str, str]:
 
 
 def _point_at(page, picture) -> None:
-    """Move the pointer off the picture, then onto it: ipyevents listens for keys from the pointer's entry."""
+    """Move the pointer off the picture, then onto it: the picture listens for keys from the pointer's entry."""
     page.mouse.move(2, 2)
     picture.hover()
     page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'IMG'", timeout=5_000)

@@ -24,6 +24,7 @@ from PIL import Image
 from perceptron_lib import fit_perceptron
 from perceptron_lib.core.perceptron import is_mistake, scores
 from perceptron_lib.player import DataPanel, LiveFigure, StepThrough
+from perceptron_lib.player.stepthrough import PLAYER_KEYS
 
 RECORD_ENV = "PERCEPTRON_COURSE_RECORD"  # the recording contract (perceptron_lib.player.recording)
 
@@ -274,29 +275,29 @@ def test_display_bundle_has_a_small_still_with_alt_text(monkeypatch):
     assert "http://" not in html and "https://" not in html and p.k == 3
 
 
-def from_browser(events, content):
-    """One ipyevents message arriving from the browser on the widget's comm, as the front end sends it."""
-    events.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+def from_browser(picture, content):
+    """One message arriving from the picture's front end (``front/events.js``) on the widget's comm."""
+    picture.comm.handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
 
 
 def keydown(player, key, **mods):
-    """A key pressed with the pointer on the picture, as ipyevents' front end sends it to the kernel."""
-    event = {"event": "keydown", "type": "keydown", "key": key, "shiftKey": False, "ctrlKey": False,
-             "altKey": False, "metaKey": False, **mods}
-    from_browser(player.key_events, event)
+    """A key pressed on the picture (focused, or with the pointer on it), as its front end sends it to the kernel."""
+    event = {"type": "keydown", "key": key, "shiftKey": False, "ctrlKey": False, "altKey": False, "metaKey": False,
+             **mods}
+    from_browser(player.picture, event)
 
 
 def test_keys_on_the_picture_step_the_player_and_the_picture_carries_the_alt_text():
     run = fit_perceptron(X8, Y8)
     p = StepThrough(run, X8, Y8)
-    assert p.picture.tooltip == p.alt and "at the start" in p.alt
+    assert p.picture.alt == p.alt and "at the start" in p.alt
     keydown(p, "ArrowRight")
-    assert p.k == 1 and p.picture.tooltip == p.alt and "after update 1 of" in p.alt
+    assert p.k == 1 and p.picture.alt == p.alt and "after update 1 of" in p.alt
     keydown(p, "ArrowRight")
     keydown(p, "ArrowLeft")
     assert p.k == 1
     keydown(p, "End")
-    assert p.k == p.K and p.picture.tooltip == p.alt and f"after update {p.K} of {p.K}" in p.alt
+    assert p.k == p.K and p.picture.alt == p.alt and f"after update {p.K} of {p.K}" in p.alt
     keydown(p, "Home")
     assert p.k == 0 and not p.playing
     keydown(p, " ")
@@ -310,7 +311,7 @@ def test_keys_on_the_picture_step_the_player_and_the_picture_carries_the_alt_tex
     keydown(p, "a")
     assert p.k == 1 and not p.playing
     # only key presses: a key release does not step
-    from_browser(p.key_events, {"event": "keyup", "type": "keyup", "key": "ArrowRight"})
+    from_browser(p.picture, {"type": "keyup", "key": "ArrowRight"})
     assert p.k == 1
 
 
@@ -323,6 +324,23 @@ def test_a_key_handler_takes_keys_first():
     assert seen == ["ArrowRight"] and p.k == 0
     keydown(p, "End")  # not taken: the player goes to the end
     assert seen == ["ArrowRight", "End"] and p.k == p.K
+
+
+def test_the_picture_takes_only_the_keys_in_use():
+    """The front end takes the keys of `taken_keys` and hands every other key on to the page: Tab and Escape too,
+    unless a handler declares it uses them (an editor's cursor takes Escape to hide itself)."""
+    run = fit_perceptron(X8, Y8)
+    p = StepThrough(run, X8, Y8)
+    assert sorted(p.picture.taken_keys) == sorted(PLAYER_KEYS) and "Tab" not in p.picture.taken_keys
+    using = []
+    p.on_key(lambda event: False, keys=lambda: using)
+    assert sorted(p.picture.taken_keys) == sorted(PLAYER_KEYS)
+    using[:] = ["Escape", "Enter"]
+    assert p.use_keys() == tuple(sorted({*PLAYER_KEYS, "Escape", "Enter"}))
+    assert sorted(p.picture.taken_keys) == sorted({*PLAYER_KEYS, "Escape", "Enter"})
+    using.clear()
+    p.use_keys()
+    assert "Escape" not in p.picture.taken_keys and "Enter" not in p.picture.taken_keys
 
 
 def test_back_gives_back_the_same_picture_bytes():

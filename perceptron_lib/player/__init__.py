@@ -1,11 +1,12 @@
-"""The players: what a student steps through, clicks and edits (ipywidgets and ipyevents).
+"""The players: what a student steps through, clicks and edits (ipywidgets and anywidget).
 
 * `stepthrough`: `StepThrough`, which replays a run one state at a time;
 * `switch`: `RunSwitch` (one picture, several runs) and `with_controls` (a lesson's own controls);
 * `live`: `LiveFigure`, a picture redrawn from sliders;
 * `editor`: `PointEditor`, the student's own points on a player's picture;
-* `render` (one figure per player: drawn once, blitted, PNG), `picture` (the Image and its alt
-  text), `readout` (the words, pure), `recording` (the display bundle and the static recording);
+* `render` (one figure per player: drawn once, blitted, PNG), `events` (`EventPicture`: the kernel-drawn
+  picture, which brings the keys, clicks and drags), `picture` (a live figure's Image, and every picture's
+  size), `readout` (the words, pure), `recording` (the display bundle and the static recording);
 * `panels`: what a player draws (`DataPanel` first, then one module per lesson's need);
 * `browser`: `BrowserPlayer`, the player whose picture is drawn and stepped in the browser (anywidget; the
   front end's ES modules are in `front/`): the players are moving there (issue #30).

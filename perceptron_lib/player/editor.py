@@ -5,28 +5,28 @@
     editor                                # as a cell's last value
 
 Contract with the player (`perceptron_lib.player.StepThrough`), and nothing else of it is used:
-``picture`` (the Image the mouse events come from), ``to_data`` / ``to_pixels`` (pixels <-> data of
+``picture`` (the `events.EventPicture` the presses come from), ``to_data`` / ``to_pixels`` (pixels <-> data of
 the main panel), ``view``, ``set_marks`` (cursor and selection), ``on_key`` (keys on the picture),
 ``set_hint`` (the alt sentence's last words), ``k``, ``run``, ``X``, ``y``, ``style`` and
 ``set_run(run, X, y, at=, notes=, view=)``. The player only replays; the editor owns the points, the
 fit settings and the undo history, calls the one fit function (`fit_perceptron`, or the `fit` given)
 and hands the player the new run.
 
-Mouse and touch (``ipyevents`` on the picture): a click on an empty spot adds a point of the class
+Mouse, touch and pen (the picture's pointer events): a click on an empty spot adds a point of the class
 chosen beside the picture (shift: the other class); a press on a point and a release elsewhere
 moves it; a click on a point selects it, and alt- or ctrl-click (or Delete on the selected point)
-removes it. Keyboard: "Keyboard cursor" shows a cursor that the arrow keys (pointer on the
-picture) or its two number boxes (Tab, then ↑ ↓ or type) move; Enter or "Add here" adds a point there; Delete or
-"Remove nearest" removes the point nearest to it; Escape hides it. Every edit is announced in the
-message line (a polite live region). Nothing here raises into the notebook: a bad click, drop or
-text gets a message and the points stay as they were.
+removes it. Keyboard: "Keyboard cursor" shows a cursor that the arrow keys (the picture focused, or
+the pointer on it) or its two number boxes (Tab, then ↑ ↓ or type) move; Enter or "Add here" adds a
+point there; Delete or "Remove nearest" removes the point nearest to it; Escape hides it (a second
+Escape leaves the picture). Every edit is announced in the message line (a polite live region).
+Nothing here raises into the notebook: a bad click, drop or text gets a message and the points stay
+as they were.
 """
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 import numpy as np
-from ipyevents import Event
 
 from ..core.edits import ON_TOP
 from ..core.own_data import (
@@ -94,9 +94,8 @@ class PointEditor(Shown):
         self._cursor = None
         self.summary = None
         self._build_controls()
-        self._mouse = Event(source=player.picture, prevent_default_action=True,
-                            watched_events=["mousedown", "mouseup", "mouseleave", "touchstart", "touchend"])
-        self._mouse.on_dom_event(self._on_mouse)
+        player.picture.pointer = True
+        player.picture.on_pointer(self._on_pointer)
         player.on_key(self._on_key, keys=self._keys)
         player.set_hint(CLICK_HINT)
         self._refit(view="keep", at=player.k, say="")
@@ -186,9 +185,6 @@ class PointEditor(Shown):
     @property
     def last_message(self) -> str:
         return self._message
-
-    pointer_events = property(lambda self: self._mouse, doc="The ipyevents Event that brings the mouse and touch "
-                              "events on the player's picture from the browser.")
 
     def __repr__(self):
         return f"<PointEditor: {len(self._y)} points; {self.player!r}>"
@@ -355,18 +351,13 @@ class PointEditor(Shown):
         j = int(np.argmin(d))
         return j if d[j] <= radius else None
 
-    def _on_mouse(self, event):
-        self._guarded(self._mouse_event, event)
+    def _on_pointer(self, event):
+        self._guarded(self._pointer_event, event)
 
-    def _mouse_event(self, event):
+    def _pointer_event(self, event):
+        """A press, release or leave on the picture (`events.EventPicture`'s message: mouse, touch or pen alike)."""
         kind = event.get("type", "")
-        if kind.startswith("touch"):
-            touches = event.get("changedTouches") or []
-            if not touches:
-                return
-            event = {**event, **touches[0], "type": "mousedown" if kind == "touchstart" else "mouseup"}
-            kind = event["type"]
-        if kind == "mouseleave":
+        if kind in ("pointerleave", "pointercancel"):
             if self._press is not None and self._press[0] is not None:
                 self._say("The drag left the picture, so the point stayed where it was.", problem=True)
             self._press = None
@@ -374,10 +365,10 @@ class PointEditor(Shown):
         px, py = event.get("dataX"), event.get("dataY")
         if px is None or py is None:
             return
-        if kind == "mousedown":
+        if kind == "pointerdown":
             self._press = (self._hit(px, py), (px, py))
             return
-        if kind != "mouseup" or self._press is None:
+        if kind != "pointerup" or self._press is None:
             return
         hit, (qx, qy) = self._press
         self._press = None
@@ -457,7 +448,7 @@ class PointEditor(Shown):
         self._cursor = np.array(centre, dtype=float)
         self.player.use_keys()
         self._marks()
-        self._say("Keyboard cursor at the centre: arrow keys (pointer on the picture) or the two boxes move it, "
+        self._say("Keyboard cursor at the centre: arrow keys (on the picture) or the two boxes move it, "
                   "Enter or 'Add here' adds a point, Delete or 'Remove nearest' removes one, Escape hides it.")
 
     def _cursor_from_sliders(self):

@@ -1,10 +1,11 @@
-"""The picture a player or live figure shows: an ipywidgets ``Image`` with an accessible name.
+"""The picture a live figure shows, an ipywidgets ``Image`` with an accessible name, and every picture's size.
 
 `Picture(width, height)` is an ``Image`` shown never wider than `width` nor taller than `height` CSS
 pixels (nor than one view), whose ``tooltip`` holds the picture's alt sentence. ipywidgets writes the
 tooltip into the ``<img title>``, which is the picture's accessible name, but only when the model's
-``description`` is empty, and ``Image`` has no ``description``: this one carries an empty one. No
-JavaScript of ours is involved.
+``description`` is empty, and ``Image`` has no ``description``: this one carries an empty one. A player's
+picture, which takes clicks and keys, is `perceptron_lib.player.events.EventPicture`, sized by the same
+`picture_css`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 from traitlets import Unicode
 
-__all__ = ["Picture", "picture_layout", "VIEW_RESERVE", "text_for_preset"]
+__all__ = ["Picture", "picture_css", "picture_layout", "VIEW_RESERVE", "text_for_preset"]
 
 #: Room kept under the picture's top edge for the rest of one view (CSS): a run switch's buttons and the
 #: controls above it, the readout's first line below it, plus the notebook's own bars. At 900 px of
@@ -20,11 +21,17 @@ __all__ = ["Picture", "picture_layout", "VIEW_RESERVE", "text_for_preset"]
 VIEW_RESERVE = "290px"
 
 
+def picture_css(width, height) -> tuple[str, str]:
+    """(max-width, max-height) of a picture of `width` x `height` CSS pixels: never wider than that (nor than
+    its box), never taller than that nor than the view allows."""
+    return f"min(100%, {width}px)", f"min({height}px, calc(100vh - {VIEW_RESERVE}))"
+
+
 def picture_layout(width, height) -> widgets.Layout:
-    """The Image's layout: never wider than its CSS size, never taller than the view allows."""
-    return widgets.Layout(width="auto", height="auto", max_width=f"min(100%, {width}px)",
-                          max_height=f"min({height}px, calc(100vh - {VIEW_RESERVE}))", object_fit="contain",
-                          flex="0 1 auto")
+    """The picture's layout: never wider than its CSS size, never taller than the view allows."""
+    max_width, max_height = picture_css(width, height)
+    return widgets.Layout(width="auto", height="auto", max_width=max_width, max_height=max_height,
+                          object_fit="contain", flex="0 1 auto")
 
 
 class Picture(widgets.Image):

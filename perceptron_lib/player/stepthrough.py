@@ -10,10 +10,10 @@ The player only *replays* ``run.history``; it never re-runs the algorithm. Its p
   never writes back to a control. Playing is timed by the kernel's own event loop (``call_later``;
   no Python threads, no front-end timer), one message per frame. On every run change the slider is
   replaced by a new one whose range is the new run's, so no front end keeps the old range.
-* keyboard: with the pointer on the picture, left/right step, Home/End go to the ends, space plays
-  and pauses (``ipyevents`` key events on the picture; `on_key` lets an editor take keys first).
-  From the keyboard alone, Tab reaches the k box (↑ ↓, or type a step) and every button. No
-  hand-written JavaScript: the picture's alt sentence is its ``tooltip`` (the ``title``).
+* keyboard: with the picture focused (a click, or Tab) or the pointer on it, left/right step, Home/End go to
+  the ends, space plays and pauses (the picture is an `events.EventPicture`, which hands every other key on to
+  the page; `on_key` lets an editor take keys first). From the keyboard alone, Tab reaches the picture, the
+  k box (↑ ↓, or type a step) and every button. The picture's alt sentence is its ``alt``.
 * the picture (`perceptron_lib.player.render.Scene`): one scene, built once from copies of the panels;
   a new run (a run switch, an edit of the data) is drawn on the same figure (`Scene.rebind`).
 * geometry for an editor: `to_data` and `to_pixels` map the picture's pixels to the main panel's
@@ -54,13 +54,12 @@ import operator
 
 import ipywidgets as widgets
 import numpy as np
-from ipyevents import Event
-from traitlets import List
 
 from .._validation import check_X_y
 from ..draw import style as _style
+from .events import EventPicture
 from .panels.data import DataPanel
-from .picture import Picture, picture_layout, text_for_preset
+from .picture import text_for_preset
 from .readout import alt_text, plural, readout_html, state_lines
 from .recording import NO_KERNEL_SUMMARY, AnimationHTML, Shown, fold, scene_recording, scene_still
 from .render import DENSITY, Scene, css_size, panel_name, panels_at_once
@@ -70,27 +69,11 @@ __all__ = ["StepThrough", "SPEEDS", "KEY_HELP", "PLAYER_KEYS"]
 #: The keys the player's picture uses (``KeyboardEvent.key``); an editor adds its own (`StepThrough.on_key`).
 PLAYER_KEYS = ("ArrowLeft", "ArrowRight", "Home", "End", " ")
 
-#: Every key a keyboard sends that the picture hands on when no one uses it: the named keys of the UI Events
-#: list that a browser, JupyterLab or a screen reader acts on, and the printable ASCII characters (with shift too).
-ALL_KEYS = ("Escape", "Tab", "Enter", "Backspace", "Delete", "Insert", "ArrowUp", "ArrowDown", "ArrowLeft",
-            "ArrowRight", "Home", "End", "PageUp", "PageDown", "Shift", "Control", "Alt", "AltGraph", "Meta",
-            "CapsLock", "NumLock", "ScrollLock", "ContextMenu", "Pause", "PrintScreen", "Dead", "Unidentified",
-            "Process", *(f"F{i}" for i in range(1, 25)), *(chr(c) for c in range(32, 127)))
-
-
-class PictureKeys(Event):
-    """ipyevents' `Event` for the keys on the player's picture, which hands on every key the player does not use.
-
-    While the pointer is on its source, ipyevents takes every key (Tab and Escape too) except, with
-    ``ignore_modifier_key_events``, the keys in its model's ``_modifier_keys`` list, which it reads at each key.
-    That list is synced here (``passed``): the picture keeps only the keys in use, and Escape, Tab, Ctrl-Shift-C
-    and the rest reach JupyterLab and the browser. No JavaScript of our own; changing the list moves no listener.
-    """
-
-    _modifier_keys = List(list(ALL_KEYS)).tag(sync=True)
-
-KEY_HELP = ("Keys, with the pointer on the picture: ← → step, Home / End go to the ends, space plays and pauses. "
+KEY_HELP = ("Keys, with the picture focused (click it, or Tab to it) or the pointer on it: ← → step, Home / End "
+            "go to the ends, space plays and pauses; every other key, Tab and Escape too, is left to the page. "
             "Keyboard only: Tab to the buttons, or to 'update k' and use ↑ ↓ or type a step.")
+#: What the picture's keys do, read after its name by a screen reader (`EventPicture.help`).
+PICTURE_KEYS = "Keys: ← → step, Home and End go to the ends, space plays and pauses."
 
 #: Speed choices of the player: (label, interval between steps in ms).
 SPEEDS = (("0.5/s", 2000), ("1/s", 1000), ("2/s", 500), ("4/s", 250), ("10/s", 100), ("20/s", 50))
@@ -136,7 +119,7 @@ class StepThrough(Shown):
         self._key_handlers = []
         self._timer = None
         self._interval = int(interval_ms)
-        self._image = Picture()
+        self._image = EventPicture(help=PICTURE_KEYS)
         self._readout = widgets.HTML()
         self._readout.add_class("perceptron-readout")
         self._help = widgets.HTML(f'<div class="perceptron-keyhelp" style="font-size:0.85em;line-height:1.4;'
@@ -185,10 +168,9 @@ class StepThrough(Shown):
         self.widget = widgets.VBox([self._buttons, self._slider_box, self._body])
         self.widget.add_class("perceptron-stepthrough")
         text_for_preset(self.widget, self._style)
-        # keys while the pointer is on the picture (ipyevents): the picture keeps the keys in use (PLAYER_KEYS and
-        # an editor's, `on_key`) and hands every other key on, so Escape, Tab and JupyterLab's shortcuts work there
-        self._key_events = PictureKeys(source=self._image, watched_events=["keydown"], ignore_modifier_key_events=True)
-        self._key_events.on_dom_event(self._on_key)
+        # keys while the picture has the focus or the pointer: it takes the keys in use (PLAYER_KEYS and an editor's,
+        # `on_key`) and hands every other key on, so Escape, Tab and JupyterLab's shortcuts work there
+        self._image.on_key(self._on_key)
         self.use_keys()
         self.set_run(run, X, y)
 
@@ -200,7 +182,7 @@ class StepThrough(Shown):
         """Close the widgets (the figure goes with the player)."""
         self.pause()
         self._scene = None
-        for w in (self._key_events, self._image, self._readout, self._help, self._play_btn, self._slider,
+        for w in (self._image, self._readout, self._help, self._play_btn, self._slider,
                   self._slider_box, self._reset_btn, self._back_btn, self._step_btn, self._end_btn, self._speed,
                   self._buttons, self._words, self._body, self.widget):
             w.close()
@@ -230,9 +212,8 @@ class StepThrough(Shown):
     style = property(lambda self: self._style)
     figure = property(lambda self: self._scene.fig)
     slider = property(lambda self: self._slider, doc="The k slider of the run on show (replaced at each run change).")
-    picture = property(lambda self: self._image, doc="The picture (an ipywidgets Image), for an editor's events.")
-    key_events = property(lambda self: self._key_events,
-                          doc="The ipyevents Event that brings the keys pressed on the picture from the browser.")
+    picture = property(lambda self: self._image, doc="The picture (an `events.EventPicture`): its keys and, for an "
+                       "editor, its presses.")
     notes = property(lambda self: list(self._notes), doc="Lines shown under the readout (`set_run(notes=...)`).")
 
     @property
@@ -370,7 +351,7 @@ class StepThrough(Shown):
         used = set(PLAYER_KEYS)
         for _handler, keys in self._key_handlers:
             used.update(keys() if callable(keys) else keys)
-        self._key_events._modifier_keys = [k for k in ALL_KEYS if k not in used]
+        self._image.taken_keys = sorted(used)
         return tuple(sorted(used))
 
     def _on_key(self, event):
@@ -423,9 +404,9 @@ class StepThrough(Shown):
             self._render(self.k)
 
     def set_hint(self, text: str) -> None:
-        """A sentence added to the picture's alt text and tooltip (an editor: "Click to add a point.")."""
+        """A sentence added to the picture's alt text (an editor: "Click to add a point.")."""
         self._hint = f" {text}" if text else ""
-        self._image.tooltip = self.alt + self._hint
+        self._image.alt = self.alt + self._hint
 
     # ------------------------------------------------------------------ runs
     @property
@@ -460,7 +441,7 @@ class StepThrough(Shown):
         self.pause()
         if self._scene is None:
             self._scene = Scene(self.shown_panels, run, X, y, style=self._style, dpi=self._dpi, title=self._title)
-            self._image.layout = picture_layout(*css_size(self._scene.fig, self._style))
+            self._image.fit(*css_size(self._scene.fig, self._style))
         elif not self._scene.shows(run, X, y):
             scene = self._scene
             before = (scene.run, scene.X, scene.y, scene.view())
@@ -499,7 +480,7 @@ class StepThrough(Shown):
         self._png = self._scene.png()
         self._image.value = self._png
         self._readout.value = readout_html(self.lines(k) + self._notes)
-        self._image.tooltip = self._alt_fn(self._run, self._X, self._y, k) + self._hint
+        self._image.alt = self._alt_fn(self._run, self._X, self._y, k) + self._hint
         self._back_btn.disabled = self._reset_btn.disabled = k == 0
         self._step_btn.disabled = self._end_btn.disabled = k >= self.K
 
@@ -522,7 +503,7 @@ class StepThrough(Shown):
 
     @property
     def alt(self) -> str:
-        """The picture's alt text at the current step (one sentence); the picture's tooltip too."""
+        """The picture's alt text at the current step (one sentence); the picture's ``alt`` too."""
         return self._alt_fn(self._run, self._X, self._y, self.k)
 
     # ------------------------------------------------------------------ recording
