@@ -214,3 +214,64 @@ def test_python_refits_the_settings_and_refuses_what_no_control_offers():
     with pytest.raises(ValueError, match="features"):
         BrowserControlled({"3-D": (np.eye(3), np.array([1.0, -1.0, 1.0]))})
     assert repr(player) == f"<BrowserControlled: 6 points, offset needed, random order, {player.K} updates>"
+
+
+# ---------------------------------------------------------------------------------------------- JupyterLab
+@pytest.mark.browser
+def test_in_jupyterlab_a_choice_and_a_setting_each_send_one_message_and_python_follows(chromium, tmp_path):
+    """The real thing, with a kernel: a switch and a controlled player in JupyterLab 4. A click on a choice sends one
+    comm message (``choice``, with ``k`` when clamped); a new order sends one (``settings``); the kernel then holds
+    the chosen run and the library's run of the new settings (a cell prints them)."""
+    import nbformat
+    from browser_support import jupyter_server, open_and_run_all, wait_kernel_settled
+
+    from tests.browser_checks import JS_COUNT_SENT, JS_SENT
+
+    X, y = data.small_2d()
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"display_name": "Python 3 (ipykernel)",
+                                                            "language": "python", "name": "python3"}})
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in (
+        "from perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data\n"
+        "from perceptron_lib.player import BrowserControlled, BrowserSwitch\nX, y = data.small_2d()\n"
+        "switch = BrowserSwitch({'≤ 0': fit_perceptron(X, y), '< 0': fit_perceptron(X, y, update_on='negative'),\n"
+        "                        'sign': fit_perceptron(X, y, update_on='sign', w0=[1.0, -1.0])}, X, y)\nswitch",
+        "player = BrowserControlled({'six': data.small_2d(), 'no origin': data.no_origin_separator()})\nplayer",
+        "print('kernel says:', switch.value, switch.k, player.settings['order'], player.settings['seed'], player.K)",
+    )]
+    nbformat.write(nb, tmp_path / "demo.ipynb")
+    with jupyter_server(tmp_path) as server:
+        ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+        page = ctx.new_page()
+        open_and_run_all(page, server, "demo.ipynb")
+        page.wait_for_selector(".perceptron-browserswitch .pp-picture svg", timeout=60_000)
+        page.wait_for_selector(".perceptron-browsercontrolled .pp-picture svg", timeout=60_000)
+        wait_kernel_settled(page, "demo.ipynb")
+        tall = page.evaluate("""() => {
+          const view = document.querySelector('.jp-WindowedPanel-outer') || document.querySelector('.jp-Notebook');
+          const h = (s) => document.querySelector(s).getBoundingClientRect().height;
+          return [h('.perceptron-browserswitch'), h('.perceptron-browsercontrolled'), view.clientHeight]; }""")
+        print(f"at 1440x900 with the file browser open: switch {tall[0]:.0f} px, controlled {tall[1]:.0f} px, "
+              f"the notebook's view {tall[2]} px")
+        assert max(tall[:2]) <= tall[2], "a player, whole, is taller than the notebook's view"
+        sw = ".perceptron-browserswitch"
+        page.click(f"{sw} button:text-is('End')")  # k = 1, the last step of '≤ 0'
+        page.wait_for_timeout(300)
+        page.evaluate(JS_COUNT_SENT)
+        page.click(f"{sw} .perceptron-choice label:nth-of-type(2)")  # '< 0': no update, k clamped to 0
+        page.wait_for_selector(f"{sw} .pp-readout b:text-matches('^Start state')")
+        page.wait_for_timeout(300)
+        sent = page.evaluate(JS_SENT)
+        assert [(m["type"], m["keys"]) for m in sent] == [("comm_msg", ["choice", "k"])], sent
+        ctl = ".perceptron-browsercontrolled"
+        page.evaluate(JS_COUNT_SENT)
+        page.select_option(f"{ctl} .pc-settings label:has-text('order') select", label="random")
+        run = fit_perceptron(X, y, order="random", rng=0, max_epochs=200)
+        K = len(run.history) - 1
+        page.wait_for_selector(f"{ctl} .pp-readout b:text-is('Update {K} of {K} (epoch {run.history.epoch[-1]}).')")
+        page.wait_for_timeout(500)
+        sent = page.evaluate(JS_SENT)
+        assert [(m["type"], m["keys"]) for m in sent] == [("comm_msg", ["settings"])], sent
+        page.click(".jp-Cell:has-text('kernel says') .jp-InputArea-editor")
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(f".jp-OutputArea-output:has-text('kernel says: < 0 0 random 0 {K}')", timeout=30_000)
+        ctx.close()
