@@ -86,9 +86,10 @@ FAKE_MODEL = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def page(chromium):
-    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
+def front_page(chromium, *, width=1440, height=900):
+    """A blank page with the player's front end loaded and the model stand-in defined (`FAKE_MODEL`); yields it,
+    and closes its browser context after."""
+    ctx = chromium.new_context(viewport={"width": width, "height": height})
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
     page = ctx.new_page()
     page.set_content('<!doctype html><html lang="en"><title>the player in the browser</title><body><main></main>'
@@ -100,6 +101,11 @@ def page(chromium):
     page.evaluate(FAKE_MODEL)
     yield page
     ctx.close()
+
+
+@pytest.fixture(scope="module")
+def page(chromium):
+    yield from front_page(chromium)
 
 
 def mount(page, widget):
@@ -320,6 +326,13 @@ def test_frame_k_is_the_same_markup_whatever_the_path(page, name):
     read = """() => { const r = document.querySelector('#widget');
         return [r.querySelector('svg').outerHTML, r.querySelector('.pp-readout').innerHTML,
                 r.querySelector('.pp-picture').getAttribute('aria-label')]; }"""
+    forward = same_whatever_the_path(page, read, K)
+    assert len({f[0] for f in forward}) == K + 1 or K == 0
+
+
+def same_whatever_the_path(page, read: str, K: int, *, jumps: int = 10) -> list:
+    """Step 0 -> K, Back K -> 0, then jump to `jumps` steps by the box: what `read` (a JavaScript function) reads
+    of frame k is the same each time. Returns what it read at each k on the way forward."""
     forward = [page.evaluate(read)]
     for _ in range(K):
         page.click("#widget button:text-is('Step')")
@@ -330,10 +343,10 @@ def test_frame_k_is_the_same_markup_whatever_the_path(page, name):
         backward[k] = page.evaluate(read)
     for k in range(K + 1):
         assert backward[k] == forward[k], f"frame {k} after K -> k differs from 0 -> k"
-    for k in np.random.default_rng(5).permutation(K + 1)[:10].tolist():
+    for k in np.random.default_rng(5).permutation(K + 1)[:jumps].tolist():
         page.fill("#widget input[type=number]", str(k))
         assert page.evaluate(read) == forward[k], f"frame {k} after a jump differs"
-    assert len({f[0] for f in forward}) == K + 1 or K == 0
+    return forward
 
 
 @pytest.mark.browser

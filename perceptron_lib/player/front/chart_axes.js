@@ -5,7 +5,7 @@
  */
 
 import { ticks } from "./geometry.js";
-import { fmt, PT, svgEl } from "./scene.js";
+import { axisNames, fmt, PT, svgEl } from "./scene.js";
 
 /** Superscript digits, for a symlog axis's powers of ten. */
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
@@ -156,28 +156,12 @@ export function drawChartAxes(doc, g, grid, spec, style, tf) {
   }
   svgEl(doc, "rect", { x: 0, y: 0, width: fmt(tf.width), height: fmt(tf.height), fill: "none", ...line }, g);
   const labelPx = textPx(style, "label_size");
-  const name = { "text-anchor": "middle", fill: "#000000", "font-size": fmt(labelPx) };
   // the y label no longer than the axes (about 0.58 em a letter), down to the preset's least text
   const yPx = Math.max(style.text_px || 11, Math.min(labelPx, tf.height / (0.58 * Math.max(1, spec.ylabel.length))));
-  const xName = svgEl(
-    doc,
-    "text",
-    { x: fmt(tf.width / 2), y: fmt(tf.height + tickLen + tickPx * 1.2 + labelPx), ...name },
-    g,
-  );
-  xName.textContent = spec.xlabel;
-  const yx = fmt(-tickLen - tickPx * 2.7 - yPx * 0.3);
-  const yName = svgEl(
-    doc,
-    "text",
-    {
-      x: yx,
-      y: fmt(tf.height / 2),
-      transform: `rotate(-90 ${yx} ${fmt(tf.height / 2)})`,
-      ...name,
-      "font-size": fmt(yPx),
-    },
-    g,
-  );
-  yName.textContent = spec.ylabel;
+  axisNames(doc, g, tf, [spec.xlabel, spec.ylabel], {
+    xBase: tf.height + tickLen + tickPx * 1.2 + labelPx,
+    yLeft: -tickLen - tickPx * 2.7 - yPx * 0.3,
+    px: labelPx,
+    yPx,
+  });
 }

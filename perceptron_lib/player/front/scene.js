@@ -95,34 +95,31 @@ function drawAxes(doc, g, spec, tf) {
   }
   svgEl(doc, "rect", { x: 0, y: 0, width: fmt(tf.width), height: fmt(tf.height), fill: "none", ...line }, g);
   const labelPx = s.label_size * PT;
-  const xName = svgEl(
-    doc,
-    "text",
-    {
-      x: fmt(tf.width / 2),
-      y: fmt(tf.height + tickLen + tickPx * 1.3 + labelPx),
-      "text-anchor": "middle",
-      fill: "#000000",
-      "font-size": fmt(labelPx),
-    },
-    g,
-  );
-  xName.textContent = "x₁";
-  const yx = fmt(-tickLen - tickPx * 3 - labelPx * 0.4);
-  const yName = svgEl(
-    doc,
-    "text",
-    {
-      x: yx,
-      y: fmt(tf.height / 2),
-      transform: `rotate(-90 ${yx} ${fmt(tf.height / 2)})`,
-      "text-anchor": "middle",
-      fill: "#000000",
-      "font-size": fmt(labelPx),
-    },
-    g,
-  );
-  yName.textContent = "x₂";
+  axisNames(doc, g, tf, ["x₁", "x₂"], {
+    xBase: tf.height + tickLen + tickPx * 1.3 + labelPx,
+    yLeft: -tickLen - tickPx * 3 - labelPx * 0.4,
+    px: labelPx,
+  });
+}
+
+/**
+ * The axes' names: the x name centred under the plot on the baseline `at.xBase`, the y name turned upright at
+ * `at.yLeft` (left of the plot), `at.px` CSS px (the y name `at.yPx` if given).
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {{width: number, height: number}} tf the plot's size
+ * @param {string[]} names [x name, y name]
+ * @param {{xBase: number, yLeft: number, px: number, yPx?: number}} at
+ */
+export function axisNames(doc, g, tf, names, at) {
+  const look = { "text-anchor": "middle", fill: "#000000" };
+  const xName = svgEl(doc, "text", { x: fmt(tf.width / 2), y: fmt(at.xBase), ...look, "font-size": fmt(at.px) }, g);
+  xName.textContent = names[0];
+  const yx = fmt(at.yLeft);
+  const cy = fmt(tf.height / 2);
+  const turn = { transform: `rotate(-90 ${yx} ${cy})`, "font-size": fmt(at.yPx ?? at.px) };
+  const yName = svgEl(doc, "text", { x: yx, y: cy, ...look, ...turn }, g);
+  yName.textContent = names[1];
 }
 
 /**
