@@ -92,6 +92,8 @@ def test_site_page_has_no_serious_axe_violation(chromium, site, name):
     page.goto((site["out"] / name).as_uri())
     page.wait_for_load_state("load")
     page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+    if page.locator(".course-live-widget").count():  # the live players drawn (tools/widget_embed.py)
+        page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
     found = blocking_violations(page)
     ctx.close()
     print(f"axe: site {name}: {len(found)} serious or critical")

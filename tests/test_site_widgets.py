@@ -16,9 +16,9 @@ In Chromium (marker ``browser``), on lesson 00 built as ``make site`` (notebook 
 blob: blocked and counted (0), and over http from a local server with every other request counted (0), the
 BrowserPlayer steps: a click on Step shows frame 1 (the picture's name and the readout are the run's words
 at update 1, as the widget state holds them; the SVG changed). In the deck the arrow keys move the deck on
-after that click, and step the player while the pointer is on its picture. The sizes of the builds and what
-the front end costs per player and per page are printed (``pytest -s``). Screenshots go to
-``tests/artifacts/site_widgets/``.
+after that click, and step the player while the pointer is on its picture; axe-core finds nothing serious or
+critical in the drawn players. The sizes of the builds and what the front end costs per player and per page
+are printed (``pytest -s``). Screenshots go to ``tests/artifacts/site_widgets/``.
 """
 
 from __future__ import annotations
@@ -377,4 +377,27 @@ def test_the_deck_s_player_steps_and_the_arrow_keys_move_the_deck_after_a_click(
     print(f"deck over {over}: the player's slide is scaled {scale:.2f}")
     assert remote == [], f"{len(remote)} requests left {over}: {remote[:3]}"
     assert problems == [], problems
+    page.context.close()
+
+
+WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}}
+
+
+@pytest.mark.browser
+def test_the_drawn_players_have_no_serious_axe_violation(chromium, builds):
+    """axe-core (WCAG 2 A and AA) on each live player of lesson 00's page, once drawn."""
+    import axe_playwright_python
+
+    path = builds["site"]["out"] / f"{LESSON}.html"
+    page, remote, problems = _page(chromium, allowed=("file:", "data:", "blob:", "about:"))
+    page.goto(path.as_uri())
+    page.wait_for_function("document.documentElement.dataset.courseWidgets === 'ready'", timeout=30_000)
+    page.add_script_tag(path=str(Path(axe_playwright_python.__file__).parent / "axe.min.js"))
+    result = page.evaluate("(options) => axe.run(Array.from(document.querySelectorAll('.course-live-widget')), "
+                           "options)", WCAG)  # fmt: skip
+    serious = [f"{v['id']} ({v['impact']}): {n['html'][:100]!r}" for v in result["violations"]
+               if v["impact"] in ("serious", "critical") for n in v["nodes"]]  # fmt: skip
+    print(f"axe: {page.locator('.course-live-widget').count()} live players of {LESSON}: {len(serious)} serious")
+    assert not serious, "\n".join(serious[:10])
+    assert remote == [] and problems == [], (remote, problems)
     page.context.close()
