@@ -14,6 +14,10 @@ the test (``pc-test-a``, ``-b``, ``-c``, ``pc-test-inst``), removed with their h
 * The instructor (admin) lists who is running through the REST API; a student may not.
 * A student's kernel killed (as the out-of-memory killer would) does not stop another stepping.
 * A stopped and restarted server, and a restarted hub, lose no saved notebook.
+* The instructor's commands (tools/hub/classroom.py): ``make hub-release`` merges a corrected lesson into
+  every copy at once; two students answer exercise 01.2 (one right, one wrong), ``make hub-collect`` and
+  ``make hub-grade`` give a gradebook with their rows (1 and 0), and a student reads neither another's
+  copy nor any submission, from the kernel or through the contents API.
 
 Needs root (system users), npm (the proxy) and Chromium. Without them the module skips, or fails
 under COURSE_REQUIRE_BROWSER=1 (CI). About two minutes on 2 cores, plus about a minute the first
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -33,6 +38,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.browser, pytest.mark.hub]
 
@@ -112,10 +118,21 @@ def hub(tmp_path_factory):
     for name in [*STUDENTS, INSTRUCTOR]:
         _remove_user(name)
     shutil.rmtree(releases, ignore_errors=True)
-    # pytest shows a teardown's output only when a test failed: the hub's own words on what went wrong
-    log = state / "hub.log"
-    if log.is_file():
-        print("the hub's log, last 150 lines:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-150:]))
+    # pytest shows a teardown's output only when a test failed: the hub's own words on what went wrong (the whole
+    # log is kept in tests/artifacts/hub/, git-ignored; the hub-clean test removes the state with the log)
+    log = _keep_log(state)
+    if log is not None:
+        print(f"the hub's log ({log}), last 150 lines:\n"
+              + "\n".join(log.read_text(errors="replace").splitlines()[-150:]))  # fmt: skip
+
+
+def _keep_log(state: Path) -> Path | None:
+    """A copy of the hub's log in tests/artifacts/hub/hub.log (the copy made before, if the state is gone)."""
+    kept = ROOT / "tests" / "artifacts" / "hub" / "hub.log"
+    if (state / "hub.log").is_file():
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(state / "hub.log", kept)
+    return kept if kept.is_file() else None
 
 
 def user(hub, name):
@@ -168,14 +185,19 @@ def _login(chromium, hub, name):
     return page
 
 
+# A player of the kernel (StepThrough) or of the browser (BrowserPlayer, BrowserControlled): the lesson's first one.
+PLAYER = ".perceptron-stepthrough, .perceptron-browserplayer"
+READOUT = ".perceptron-readout, .pp-readout"
+
+
 def _readout(player) -> str:
-    return player.locator(".perceptron-readout").first.inner_text()
+    return player.locator(READOUT).first.inner_text()
 
 
 def _step(page, player) -> tuple[str, str]:
     before = _readout(player)
-    player.locator("button", has_text="Step").first.click()
-    page.wait_for_function("([el, b]) => el.querySelector('.perceptron-readout').innerText !== b",
+    player.locator("button").filter(has_text=re.compile(r"^\s*Step\s*$")).first.click()
+    page.wait_for_function(f"([el, b]) => el.querySelector('{READOUT}').innerText !== b",
                            arg=[player.element_handle(), before], timeout=30_000)  # fmt: skip
     return before, _readout(player)
 
@@ -186,12 +208,22 @@ def _open_lesson_03(page, hub, name):
     page.wait_for_function(JS_LESSON_SETTLED, arg=[LESSON.split("/")[-1], 300], polling=50)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    page.wait_for_function(JS_PROMPTS_DONE, timeout=TIMEOUT_MS, polling=300)
+    try:
+        page.wait_for_function(JS_PROMPTS_DONE, timeout=TIMEOUT_MS, polling=300)
+    except PlaywrightTimeout:  # what was left: the prompts not done, the first error, a picture of the page
+        shot = ROOT / "tests" / "artifacts" / "hub" / f"{name}-lesson03.png"
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=False)
+        prompts = page.locator(".jp-CodeCell .jp-InputArea-prompt").all_inner_texts()
+        left = [(i, t.strip()) for i, t in enumerate(prompts) if not re.match(r"^\[\d+\]", t.strip())]
+        raised = page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").all_inner_texts()
+        pytest.fail(f"{name}: lesson 03 did not finish Run All in {TIMEOUT_MS / 1000:g} s; cells not done "
+                    f"{left[:5]} of {len(prompts)}; first error {raised[:1]}; picture {shot}")
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").count() == 0, (
         f"{name}: lesson 03 raised an error in the hub: {errors.all_inner_texts()[:1]}"
     )
-    player = page.locator(".perceptron-stepthrough").first
+    player = page.locator(PLAYER).first
     player.scroll_into_view_if_needed()
     return player
 
@@ -360,7 +392,7 @@ def test_a_killed_kernel_does_not_stop_another_student_stepping(hub):
     for pid in pids:
         os.kill(int(pid), signal.SIGKILL)
     page = hub["pages"]["pc-test-b"]
-    player = page.locator(".perceptron-stepthrough").first
+    player = page.locator(PLAYER).first
     for _ in range(3):
         before, after = _step(page, player)
         assert after != before, "B's player stopped stepping when A's kernel died"
@@ -544,6 +576,8 @@ def test_two_students_hand_in_the_instructor_collects_and_grades(hub):
 
 
 def test_class_commands_say_what_to_do_on_bad_input(hub, tmp_path):
+    import dataclasses
+
     from tools.hub import classroom
 
     klass = _class_of(hub)
@@ -560,6 +594,11 @@ def test_class_commands_say_what_to_do_on_bad_input(hub, tmp_path):
         classroom.grade(klass, tmp_path)  # a student folder with no lessons, and nobody else
     with pytest.raises(classroom.ClassError, match="users.json is missing"):
         classroom.load_hub(tmp_path)
+    # a student of users.json whose account is gone: a row that says so, an empty folder (the gradebook's row)
+    messages = []
+    ghost = classroom.collect(dataclasses.replace(klass, students=("pc-test-ghost",)), log=messages.append)
+    assert "not a user of this machine: run `make hub-setup`" in (ghost / "collected.csv").read_text()
+    assert not list((ghost / "students" / "pc-test-ghost").iterdir()) and "pc-test-ghost" in messages[0]
 
 
 def test_hub_clean_removes_the_users_their_homes_and_the_state(hub):
@@ -576,6 +615,7 @@ def test_hub_clean_removes_the_users_their_homes_and_the_state(hub):
             HubUser(hubp.base, name, hubp.service_token).stop_server()
     hubp.stop()
     homes = [pwd.getpwnam(n).pw_dir for n in [*STUDENTS, INSTRUCTOR]]
+    _keep_log(hub["state"])
     removed = setup.clean_class(hub["state"], hub["releases"])
     assert sorted(removed) == sorted([*STUDENTS, INSTRUCTOR])
     assert not [n for n in [*STUDENTS, INSTRUCTOR] if _exists(n)], "the users are gone"

@@ -208,8 +208,10 @@ def collect(hub: Hub, *, now: _dt.datetime | None = None, log=print) -> Path:
         fds.append(students)
         table = [["student", "lessons collected", "not collected"]]
         for name in hub.students:
-            folder = Path(_user(name).pw_dir) / course.COURSE_DIR
-            found = read_as(name, folder, lessons, hub.python)
+            try:
+                found = read_as(name, Path(_user(name).pw_dir) / course.COURSE_DIR, lessons, hub.python)
+            except ClassError as exc:  # this student only: the others are collected all the same
+                found = {"": {"problem": str(exc)}}
             mine = _open_dir(name, dir_fd=students, create=True, exclusive=True)
             try:
                 for file, got in found.items():
@@ -219,7 +221,7 @@ def collect(hub: Hub, *, now: _dt.datetime | None = None, log=print) -> Path:
             finally:
                 os.close(mine)
             took = [f for f in lessons if "data" in found.get(f, {})]
-            problems = [f"{f}: {got['problem']}" for f, got in found.items() if "problem" in got]
+            problems = [f"{f}: {got['problem']}".lstrip(": ") for f, got in found.items() if "problem" in got]
             if not took and not problems:
                 problems = [f"no lessons in ~{name}/{course.COURSE_DIR} (not logged in yet?)"]
             table.append([name, len(took), "; ".join(problems)])
