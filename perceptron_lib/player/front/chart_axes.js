@@ -4,7 +4,7 @@
  * axis names. Pure functions of the chart's spec and the preset's sizes.
  */
 
-import { ticks } from "./geometry.js";
+import { ticksAtLeast } from "./geometry.js";
 import { axisNames, fmt, PT, svgEl } from "./scene.js";
 
 /** Superscript digits, for a symlog axis's powers of ten. */
@@ -70,7 +70,7 @@ export function axisTicks(lim, most, integer, scale) {
       ),
     };
   }
-  let t = ticks(lo, hi, most);
+  let t = ticksAtLeast(lo, hi, most);
   if (integer && (t.decimals > 0 || t.values.some((v) => !Number.isInteger(v)))) {
     // whole numbers only (matplotlib's integer locator): a step of 1, 2 or 5 times a power of ten
     let step = 1;

@@ -256,6 +256,21 @@ export function ticks(lo, hi, most = 7) {
 }
 
 /**
+ * `ticks` with at least `least` ticks where a finer step gives them (a wide step on a short axis can leave one tick
+ * only, a lone "0" under big lecture text); more than `most` only then, 9 at the most.
+ * @param {number} lo
+ * @param {number} hi
+ * @param {number} most
+ * @param {number} least
+ * @returns {{values: number[], decimals: number}}
+ */
+export function ticksAtLeast(lo, hi, most, least = 3) {
+  let t = ticks(lo, hi, most);
+  for (let m = most + 1; t.values.length < least && m <= 9; m++) t = ticks(lo, hi, m);
+  return t;
+}
+
+/**
  * A tick label: fixed decimals, with the minus sign that typesetting uses (U+2212), as matplotlib writes it.
  * @param {number} v
  * @param {number} decimals

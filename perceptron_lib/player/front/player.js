@@ -15,6 +15,11 @@ import { buildScene, drawFrame, PT } from "./scene.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
+/**
+ * The least height the column beside the picture may take in the lecture preset, CSS px: with the controls, the
+ * room a 1280x720 JupyterLab gives a notebook's output (about 598 px).
+ */
+export const LECTURE_SIDE_PX = 540;
 /** The run format this front end reads (the `version` of the `run` trait). */
 export const RUN_VERSION = 1;
 
@@ -129,10 +134,11 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     root.append(htmlEl(doc, "style", {}, CSS), controls.row, body, keyHelp);
   }
   el.replaceChildren(root);
-  // lecture: the column beside the picture is no taller than the picture; the readout scrolls in it if it must
+  // lecture: the column beside the picture is no taller than the picture, or than LECTURE_SIDE_PX where the
+  // picture is shorter (a wide view); the readout scrolls in it if it must
   const fitSide = () => {
     const beside = side.offsetTop < figure.offsetTop + figure.offsetHeight / 2;
-    side.style.maxHeight = large && beside ? `${figure.offsetHeight}px` : "";
+    side.style.maxHeight = large && beside ? `${Math.max(figure.offsetHeight, LECTURE_SIDE_PX)}px` : "";
   };
   const sized = large && win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
   if (sized) sized.observe(figure);

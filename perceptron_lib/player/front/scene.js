@@ -8,7 +8,7 @@
  * drawn at 4/3 CSS px per point.
  */
 
-import { boundarySegment, notes, placeArrows, tickLabel, ticks, transform } from "./geometry.js";
+import { boundarySegment, notes, placeArrows, tickLabel, ticksAtLeast, transform } from "./geometry.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 /** CSS pixels per point. */
@@ -74,14 +74,14 @@ function drawAxes(doc, g, spec, tf) {
     svgEl(doc, "line", { x1: 0, x2: fmt(tf.width), y1: fmt(tf.y(0)), y2: fmt(tf.y(0)), ...zero }, g);
   const text = { fill: "#000000", "font-size": fmt(tickPx) };
   const line = { stroke: "#000000", "stroke-width": fmt(s.spine_width * PT) };
-  const tx = ticks(xlim[0], xlim[1], Math.max(3, Math.min(8, Math.floor(tf.width / (tickPx * 4.5)))));
+  const tx = ticksAtLeast(xlim[0], xlim[1], Math.max(3, Math.min(8, Math.floor(tf.width / (tickPx * 4.5)))));
   for (const v of tx.values) {
     const x = fmt(tf.x(v));
     svgEl(doc, "line", { x1: x, x2: x, y1: fmt(tf.height), y2: fmt(tf.height + tickLen), ...line }, g);
     const label = svgEl(doc, "text", { x, y: fmt(tf.height + tickLen + tickPx), "text-anchor": "middle", ...text }, g);
     label.textContent = tickLabel(v, tx.decimals);
   }
-  const ty = ticks(ylim[0], ylim[1], Math.max(3, Math.min(8, Math.floor(tf.height / (tickPx * 2.5)))));
+  const ty = ticksAtLeast(ylim[0], ylim[1], Math.max(3, Math.min(8, Math.floor(tf.height / (tickPx * 2.5)))));
   for (const v of ty.values) {
     const y = fmt(tf.y(v));
     svgEl(doc, "line", { x1: fmt(-tickLen), x2: 0, y1: y, y2: y, ...line }, g);
