@@ -27,7 +27,9 @@ export const VIEW_RESERVE = 180;
  * readout), in a widget of class `root` at least 56em wide. The widget's grid is passed down through the player's
  * boxes (CSS subgrid), which keep their places in the page's tree and their boxes: the focus stays on a control
  * while the player of the run it chose is built, and the player is one box as ever. Narrower, `item` stays right
- * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`).
+ * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`). In the lecture preset
+ * the side column fills what the picture leaves under `item` (its size does not count: CSS `contain`) and its
+ * readout scrolls there, as the player's own lecture layout does beside the whole picture.
  * @param {string} root
  * @param {string} item
  * @returns {string}
@@ -47,6 +49,8 @@ export function besideCss(root, item) {
   ${r} .pp-body > :not(.pp-figure) { grid-column: 2; grid-row: 2; max-width: none; min-width: 0; }
   ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
   ${r} > .${item} { grid-column: 2; grid-row: 2; position: relative; z-index: 1; margin-bottom: 10px; }
+  ${r} .pp-large .pp-body > :not(.pp-figure) { contain: size; align-self: stretch; min-height: 0;
+    max-height: none !important; }
 }
 .${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
 }
