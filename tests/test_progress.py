@@ -14,6 +14,7 @@ from perceptron_lib.exercises.progress import (
     exercises_of,
     lesson_progress,
     progress_table,
+    show_progress,
     status_of_cell,
 )
 
@@ -81,3 +82,14 @@ def test_missing_copy_and_bad_input():
         exercise_id("nb01", "check_nothing")
     with pytest.raises(ValueError, match="'numpy'"):
         exercise_id("numpy", "check_x")
+
+
+def test_show_progress_where_no_lesson_is_saved(tmp_path, capsys):
+    """A lesson opened on its own (Colab, a download, the grader) prints why there is no table and raises nothing."""
+    show_progress(tmp_path)
+    said = capsys.readouterr().out
+    assert "No saved lessons in" in said and "my-course/" in said and str(tmp_path.resolve()) in said
+    lesson = (NOTEBOOKS / "01_loss_geometry.ipynb").read_text(encoding="utf-8")
+    (tmp_path / "01_loss_geometry.ipynb").write_text(lesson, encoding="utf-8")
+    show_progress(tmp_path)
+    assert capsys.readouterr().out.splitlines()[-1].endswith("(✓ correct, ~ attempted, · not attempted)")

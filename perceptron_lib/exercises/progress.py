@@ -180,5 +180,15 @@ def progress_table(rows: list[tuple[Exercise, str]]) -> str:
 
 
 def show_progress(folder=".") -> None:
-    """Print the course's progress table for the copies in ``folder`` (save your lessons first)."""
+    """Print the course's progress table for the copies in ``folder`` (save your lessons first).
+
+    Where ``folder`` holds no saved lesson (a lesson opened alone: Colab, a download, a grader's run), it says so
+    and what to do, instead of raising: the table is a convenience, not part of the lesson's work.
+    """
+    folder = Path(folder)
+    if not any(LESSON_NAME.match(p.name) for p in folder.glob("*.ipynb")):
+        print(f"No saved lessons in {folder.resolve()}, so there is no progress to show here. The table reads "
+              "your own copies of the lessons (the folder my-course/ that `make lab` opens); a lesson opened "
+              "on its own, as in Colab, has none beside it.")
+        return
     print(progress_table(course_progress(folder)))
