@@ -401,3 +401,21 @@ def test_the_drawn_players_have_no_serious_axe_violation(chromium, builds):
     assert not serious, "\n".join(serious[:10])
     assert remote == [] and problems == [], (remote, problems)
     page.context.close()
+
+
+def test_two_recordings_of_one_run_get_their_own_ids_and_drive_themselves():
+    """Lesson 05 shows one run twice: the same frames give the same id, and the second recording's buttons
+    drove the first. The export gives the second its own id, in its element and its script."""
+    from perceptron_lib.player.recording import recording_page
+
+    html = recording_page([(PNG_1PX, "frame 0", "update 0"), (PNG_1PX, "frame 1", "update 1")])
+    first = re.search(r'id="(rec-[0-9a-f]{12})"', html).group(1)
+    outputs = [nbformat.v4.new_output("display_data", data={"text/html": html}) for _ in range(3)]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("p", outputs=[o]) for o in outputs])
+    nb, _ = ce.UniqueRecordingIds().preprocess(nb, {})
+    texts = [c.outputs[0]["data"]["text/html"] for c in nb.cells]
+    for n, text in enumerate(texts, 1):
+        rec = first if n == 1 else f"{first}-{n}"
+        # the element's id, and the two places its script looks it up
+        assert f'id="{rec}"' in text and text.count(json.dumps(rec)) == 3, "the script looks for its own id"
+        assert text.replace(rec, first) == html, "nothing else changed"
