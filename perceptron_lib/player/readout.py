@@ -2,8 +2,11 @@
 
 `state_lines(run, X, y, k)` is the default readout of `perceptron_lib.player.StepThrough`
 (a player takes any function of ``(run, X, y, k)`` instead); `alt_text` is the one sentence
-that describes the picture (the image's alt text). Pure functions of the run: no widgets, no
-matplotlib.
+that describes the picture (the image's alt text). `all_state_lines(run, X, y)` and
+`all_alt_texts(run, X, y)` (both at once: `all_words`) are the same words for every step, for a front
+end that is sent the whole run (`browser.run_trait`): one template makes both, and the counts of every
+state come from one chunked product (`core.step_counts`), so a long run is worded in one pass. Pure
+functions of the run: no widgets, no matplotlib.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import math
 import numpy as np
 
 from ..core.perceptron import is_mistake, scores
+from ..core.step_counts import mistake_counts
 
-__all__ = ["state_lines", "end_text", "alt_text", "readout_html", "TESTS"]
+__all__ = ["state_lines", "all_state_lines", "end_text", "alt_text", "all_alt_texts", "all_words", "readout_html",
+           "TESTS"]
 
 #: The mistake test of each update rule, in words.
 TESTS = {
@@ -62,45 +67,169 @@ def _passes(run) -> int:
 def state_lines(run, X, y, k) -> list:
     """The readout for step k of `run` on (X, y) as plain-text lines (the first is the headline)."""
     h = run.history
-    K = len(h) - 1
-    k = min(max(int(k), 0), K)
-    st = h[k]
-    n = len(y)
-    if n == 0:
-        return ["No points: nothing for the perceptron to look at yet.", f"w = {vec(st.w)}, b = {num(st.b)}."]
-    wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
-    test = TESTS.get(run.update_on, "the update test")
-    # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
-    if run.update_on == "negative":
-        now = f"Wrong side now: {wrong} of {n}, the points on the wrong side of the current (w, b) ({test})."
-    else:
-        now = f"Mistakes now: {wrong} of {n}, the points the current (w, b) gets wrong ({test})."
-    out = []
+    k = min(max(int(k), 0), len(h) - 1)
+    wrong = _wrong(run, X, y, k) if len(y) else 0
+    before = _wrong(run, X, y, k - 1) if len(y) and k and h.i[k - 1] < 0 else None
+    return _RunWords(run, X, y).lines(k, h.w[k].tolist(), float(h.b[k]), _update(h, k), wrong, before)
+
+
+def all_state_lines(run, X, y, *, counts=None) -> list:
+    """`state_lines` of every step at once: ``[state_lines(run, X, y, k) for k in range(K + 1)]``, the same
+    strings, in one pass: the "Mistakes now" counts of all the states come from one chunked product
+    (`core.step_counts.mistake_counts`, exact as the one-state test) and each number is formatted once.
+
+    `counts`, if given, is ``mistake_counts(run, X, y)`` already computed. `all_words` gives these lines and
+    `all_alt_texts`'s sentences together, counting and formatting once for both."""
+    return _all(run, X, y, counts, alt=False)[0]
+
+
+def all_alt_texts(run, X, y, *, counts=None) -> list:
+    """`alt_text` of every step at once: ``[alt_text(run, X, y, k) for k in range(K + 1)]``, the same
+    sentences, in one pass (counted as `all_state_lines` counts; `counts` as there)."""
+    return _all(run, X, y, counts, lines=False)[1]
+
+
+def all_words(run, X, y) -> tuple:
+    """``(all_state_lines(run, X, y), all_alt_texts(run, X, y))``: the readout lines and the alt sentence of every
+    step, what a browser player is sent with the run, with one count of mistakes and one cache of numbers."""
+    return _all(run, X, y, None)
+
+
+def _all(run, X, y, counts, *, lines=True, alt=True) -> tuple:
+    """The lines and the sentences of every step (each None unless asked for)."""
+    h = run.history
+    counts = _counts(run, X, y, counts)
+    words = _RunWords(run, X, y)
+    w, b = h.w.tolist(), h.b.tolist()
+    out_lines = out_alt = None
+    if lines:
+        out_lines = [words.lines(k, w_k, b_k, u, c, counts[k - 1] if u is not None and u[0] < 0 else None)
+                     for k, (w_k, b_k, u, c) in enumerate(zip(w, b, _all_updates(h), counts, strict=True))]
+    if alt:
+        out_alt = [words.alt(k, w_k, b_k, c) for k, (w_k, b_k, c) in enumerate(zip(w, b, counts, strict=True))]
+    return out_lines, out_alt
+
+
+def alt_text(run, X, y, k) -> str:
+    """One sentence saying what the player's picture shows at step k (the image's alt text)."""
+    h = run.history
+    k = min(max(int(k), 0), len(h) - 1)
+    return _RunWords(run, X, y).alt(k, h.w[k].tolist(), float(h.b[k]), _wrong(run, X, y, k) if len(y) else 0)
+
+
+def _counts(run, X, y, counts) -> list:
+    """`mistake_counts` as a list of ints, computed unless given."""
+    counts = mistake_counts(run, X, y) if counts is None else np.asarray(counts)
+    if counts.shape != (len(run.history),):
+        raise ValueError(f"counts must be mistake_counts(run, X, y), one count per state ({len(run.history)}); "
+                         f"got shape {counts.shape}.")
+    return counts.astype(int).tolist()
+
+
+def _wrong(run, X, y, k) -> int:
+    """How many examples state k gets wrong (the run's test, threshold 0), one state's product."""
+    h = run.history
+    return int(is_mistake(scores(h.w[k], float(h.b[k]), X), y, run.update_on).sum())
+
+
+def _update(h, k):
+    """``(i, epoch, batch, margin_before, margin_after)`` of update k of history `h` (None for the start)."""
     if k == 0:
-        out.append(f"Start state (update 0 of {K}): no example looked at yet.")
-    else:
-        out.append(f"Update {k} of {K} ({_unit(run)} {st.epoch}).")
-        if st.i >= 0:
-            out.append(f"Example i = {st.i}: x = {vec(X[st.i])}, y = {sign(y[st.i])}.")
-            out.append(f"y(<w,x>+b) before → after: {num(st.margin_before)} → {num(st.margin_after)}.")
+        return None
+    j = k - 1
+    return int(h.i[j]), int(h.epoch[j]), h.batches[j], float(h.margin_before[j]), float(h.margin_after[j])
+
+
+def _all_updates(h) -> list:
+    """`_update` of every step k = 0..K."""
+    return [None, *zip(h.i.tolist(), h.epoch.tolist(), h.batches, h.margin_before.tolist(),
+                       h.margin_after.tolist(), strict=True)]
+
+
+class _RunWords:
+    """The words of one run on (X, y): what is the same at every step worked out once, `num` and `vec`
+    remembered by value (a run's states repeat their numbers: integer data, cycles) and each example's x
+    written once, so the words of a whole run format each number once. `lines` and `alt` are the one
+    template of `state_lines` and `alt_text`, for one step or all."""
+
+    def __init__(self, run, X, y):
+        self.run, self.X, self.y, self.n, self.K = run, X, y, len(y), len(run.history) - 1
+        self._num, self._vec, self._x = {}, {}, {}
+        test = TESTS.get(run.update_on, "the update test")
+        # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
+        if run.update_on == "negative":
+            self.now = "Wrong side now: ", f" of {self.n}, the points on the wrong side of the current (w, b) ({test})."
         else:
-            idx = ", ".join(str(int(i)) for i in st.batch[:12]) + (", ..." if len(st.batch) > 12 else "")
-            where = "the data" if run.method == "batch" else "the batch"
-            out.append(f"A step on the {plural(len(st.batch), 'mistake')} in {where}: i = {idx}.")
-            before = int(is_mistake(scores(h.w[k - 1], h.b[k - 1], X), y, run.update_on).sum())
-            out.append(f"Mistakes in the data before → after: {before} → {wrong} of {n}.")
-    out.append(f"w = {vec(st.w)}, b = {num(st.b)}" + (f": {no_boundary(k, st.b)}." if not np.any(st.w) else "."))
-    # two counts that are easy to confuse: the run's mistakes up to step k, and the current line's
-    if run.method == "online" and getattr(run, "margin", 0.0) > 0:  # the margin perceptron: not every update a mistake
-        out.append(f"Updates so far: {k} of the run's {K}, one for each y(<w,x>+b) ≤ {num(run.margin)} met.")
-    elif run.method == "online":
-        out.append(f"Mistakes so far: {k} of the run's {K}, one update each.")
-    else:
-        out.append(f"Updates so far: {k} of the run's {K}.")
-    out.append(now)
-    if k == K:
-        out.append(end_text(run))
-    return out
+            self.now = "Mistakes now: ", f" of {self.n}, the points the current (w, b) gets wrong ({test})."
+        # two counts that are easy to confuse: the run's mistakes up to step k, and the current line's
+        if run.method == "online" and getattr(run, "margin", 0.0) > 0:  # the margin perceptron: an update is no mistake
+            met = f"one for each y(<w,x>+b) ≤ {num(run.margin)} met"
+            self.so_far = "Updates so far: ", f" of the run's {self.K}, {met}."
+        elif run.method == "online":
+            self.so_far = "Mistakes so far: ", f" of the run's {self.K}, one update each."
+        else:
+            self.so_far = "Updates so far: ", f" of the run's {self.K}."
+        self.unit, self.where = _unit(run), "the data" if run.method == "batch" else "the batch"
+
+    def num(self, v) -> str:
+        v = float(v)
+        text = self._num.get(v)
+        if text is None:  # -0.0 finds 0.0's words: "0", as `num` says; NaN is never found, and written anew
+            text = self._num[v] = num(v)
+        return text
+
+    def vec(self, w: list, limit=6) -> str:
+        """`vec` of a list of floats."""
+        key = tuple(w)
+        text = self._vec.get(key)
+        if text is None:
+            parts = [self.num(v) for v in w[:limit]] + (["..."] if len(w) > limit else [])
+            text = self._vec[key] = "(" + ", ".join(parts) + ")"
+        return text
+
+    def x(self, i: int) -> str:
+        """`vec` of example i."""
+        text = self._x.get(i)
+        if text is None:
+            text = self._x[i] = self.vec(np.asarray(self.X[i], dtype=float).ravel().tolist())
+        return text
+
+    def lines(self, k, w, b, update, wrong, before) -> list:
+        """The lines of `state_lines` at a clamped step k: state ``(w, b)`` (w a list), `update` as `_update`
+        gives it, `wrong` its state's count of mistakes, `before` the previous state's (batch steps only)."""
+        K, n, num = self.K, self.n, self.num
+        if n == 0:
+            return ["No points: nothing for the perceptron to look at yet.", f"w = {self.vec(w)}, b = {num(b)}."]
+        if k == 0:
+            out = [f"Start state (update 0 of {K}): no example looked at yet."]
+        else:
+            i, epoch, batch, margin_before, margin_after = update
+            out = [f"Update {k} of {K} ({self.unit} {epoch})."]
+            if i >= 0:
+                out.append(f"Example i = {i}: x = {self.x(i)}, y = {sign(self.y[i])}.")
+                out.append(f"y(<w,x>+b) before → after: {num(margin_before)} → {num(margin_after)}.")
+            else:
+                idx = ", ".join(str(int(j)) for j in batch[:12]) + (", ..." if len(batch) > 12 else "")
+                out.append(f"A step on the {plural(len(batch), 'mistake')} in {self.where}: i = {idx}.")
+                out.append(f"Mistakes in the data before → after: {before} → {wrong} of {n}.")
+        out.append(f"w = {self.vec(w)}, b = {num(b)}" + ("." if any(w) else f": {no_boundary(k, b)}."))
+        out.append(f"{self.so_far[0]}{k}{self.so_far[1]}")
+        out.append(f"{self.now[0]}{wrong}{self.now[1]}")
+        if k == K:
+            out.append(end_text(self.run))
+        return out
+
+    def alt(self, k, w, b, wrong) -> str:
+        """The sentence of `alt_text` at a clamped step k: state ``(w, b)`` (w a list) getting `wrong` wrong."""
+        if self.n == 0:
+            return "An empty plane: no data points yet."
+        where = "at the start" if k == 0 else f"after update {k} of {self.K}"
+        if any(w):
+            line = f"the boundary of w = {self.vec(w)}, b = {self.num(b)}"
+        else:
+            line = "no boundary yet (w = 0)" if k == 0 else f"no boundary (w = 0, every point gets {sign(b)})"
+        return (f"The {self.n} data points, + and − classes, with {line} {where}; "
+                f"{plural(wrong, 'point')} crossed as mistakes.")
 
 
 def no_boundary(k: int, b) -> str:
@@ -130,24 +259,6 @@ def end_text(run) -> str:
                 "no separator of this form exists.")
     limit = "max_epochs" if run.method == "online" else "max_iter"
     return f"End: stopped at {limit} after {passes} {_unit(run)}s, not converged."
-
-
-def alt_text(run, X, y, k) -> str:
-    """One sentence saying what the player's picture shows at step k (the image's alt text)."""
-    h = run.history
-    K = len(h) - 1
-    k = min(max(int(k), 0), K)
-    st = h[k]
-    wrong = int(is_mistake(scores(st.w, st.b, X), y, run.update_on).sum())
-    if len(y) == 0:
-        return "An empty plane: no data points yet."
-    where = "at the start" if k == 0 else f"after update {k} of {K}"
-    if np.any(st.w):
-        line = f"the boundary of w = {vec(st.w)}, b = {num(st.b)}"
-    else:
-        line = "no boundary yet (w = 0)" if k == 0 else f"no boundary (w = 0, every point gets {sign(st.b)})"
-    return (f"The {len(y)} data points, + and − classes, with {line} {where}; "
-            f"{plural(wrong, 'point')} crossed as mistakes.")
 
 
 def readout_html(lines) -> str:
