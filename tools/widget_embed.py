@@ -40,6 +40,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,17 +139,20 @@ def fetch(package: Package, cache: Path | None = None) -> bytes:
         raise SystemExit("error: the pages' widget front end comes from npm, which is not installed: "
                          "apt-get install -y nodejs npm (or build with --style saved: no live widgets)")
     cache.mkdir(parents=True, exist_ok=True)
-    path.unlink(missing_ok=True)
-    cmd = [npm, "pack", f"{package.name}@{package.version}", "--pack-destination", str(cache), "--prefer-offline",
-           "--loglevel=error"]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    data = _checked(path, package)
-    if data is None:
-        got = integrity_of(path.read_bytes()) if path.is_file() else "no file"
-        raise SystemExit(f"error: {package.name}@{package.version} from npm has integrity {got}; "
-                         f"tools/widget_embed.py pins {package.integrity}")
+    # into a folder of its own, then moved into place: two builds at once never read a half-written tarball
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        cmd = [npm, "pack", f"{package.name}@{package.version}", "--pack-destination", tmp, "--prefer-offline",
+               "--loglevel=error"]  # fmt: skip
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
+        if proc.returncode != 0:
+            raise SystemExit(f"error: `{' '.join(cmd)}` failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        fetched = Path(tmp) / package.tarball
+        data = _checked(fetched, package)
+        if data is None:
+            got = integrity_of(fetched.read_bytes()) if fetched.is_file() else "no file"
+            raise SystemExit(f"error: {package.name}@{package.version} from npm has integrity {got}; "
+                             f"tools/widget_embed.py pins {package.integrity}")
+        os.replace(fetched, path)
     return data
 
 
