@@ -28,7 +28,7 @@ from ..draw import style as _style
 from . import front
 from .browser import RUN_VERSION, _Still, run_trait
 from .panels.data import DataPanel
-from .readout import alt_text, state_lines
+from .readout import all_words, alt_text, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
 
 __all__ = ["BrowserEditor", "EDIT_HINT", "EDITOR_MODULES", "editor_source"]
@@ -185,11 +185,13 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         notes = summary_lines(summary, separator=self._separator)
         self._run, self._summary, self._data, self._still = run, summary, (X, y), None
 
+        lines, alts = all_words(run, X, y)  # `state_lines` and `alt_text` of every step of this run, in one pass
+
         def readout(run, X, y, k):
-            return [*state_lines(run, X, y, k), *notes]
+            return [*lines[k], *notes]
 
         def alt(run, X, y, k):
-            return f"{alt_text(run, X, y, k)} {EDIT_HINT}"
+            return f"{alts[k]} {EDIT_HINT}"
 
         if len(y):
             return run_trait(run, X, y, style=self._style, readout=readout, alt=alt)
