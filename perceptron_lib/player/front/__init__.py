@@ -29,7 +29,7 @@ __all__ = ["MODULES", "PLAYER_MODULES", "source"]
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
 #: The stepping player's front end, joined in this order (its last module has anywidget's default export).
 PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "chart_axes.js", "curves.js", "lift_geometry.js",
-                  "lifted.js", "panels.js", "player.js")
+                  "lifted.js", "contour.js", "panels.js", "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
 

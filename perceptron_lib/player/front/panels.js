@@ -9,6 +9,7 @@
  * panel's legend.
  */
 
+import { buildContour } from "./contour.js";
 import { buildChart } from "./curves.js";
 import { boundarySegment } from "./geometry.js";
 import { buildLifted } from "./lifted.js";
@@ -75,6 +76,7 @@ export const PANEL_KINDS = {
   averaged: buildOverlay,
   max_margin: buildOverlay,
   lifted: buildLifted,
+  contour: buildContour,
 };
 
 /**
