@@ -238,7 +238,8 @@ def path_differences(player) -> list[str]:
 
 
 def report(out_dir) -> str:
-    """Save and check every player's first and last frame and every live figure's frame; JSON of the findings."""
+    """Save and check every kernel-drawn player's first and last frame and every live figure's frame; JSON of the
+    findings (``frames``) and the names of the browser-drawn players on show (``browser``)."""
     from perceptron_lib.player.live import LiveFigure
     from perceptron_lib.player.stepthrough import StepThrough
 
@@ -269,7 +270,13 @@ def report(out_dir) -> str:
         if isinstance(o, StepThrough):
             o.seek(0)
             found[-1]["paths"] = paths
-    return json.dumps(found)
+    # the players drawn in the browser (anywidget): their frames are SVG, checked by the front end's tests
+    from anywidget import AnyWidget
+
+    browser = sorted({type(o).__name__ for o in gc.get_objects()
+                      if isinstance(o, AnyWidget) and type(o).__module__.startswith("perceptron_lib.player.browser")
+                      and getattr(o, "comm", None) is not None})
+    return json.dumps({"frames": found, "browser": browser})
 
 
 def _check_scene(player, css_per_px):

@@ -33,7 +33,7 @@ SMALLEST_CSS_PX = {"notebook": 11.0, "lecture": 18.0}
 LEAST_SCALE = 0.9
 
 
-def frames_of(nb_name: str, preset: str) -> list[dict]:
+def frames_of(nb_name: str, preset: str) -> dict:
     nb = nbformat.read(REPO / "notebooks" / nb_name, as_version=4)
     out = ARTIFACTS / preset / nb_name[:2]
     nb.cells.append(nbformat.v4.new_code_cell(f"import frame_checks\nprint(frame_checks.report({str(out)!r}))"))
@@ -49,8 +49,10 @@ def frames_of(nb_name: str, preset: str) -> list[dict]:
 @pytest.mark.parametrize("preset", ["notebook", "lecture"])
 @pytest.mark.parametrize("nb", LESSONS)
 def test_frames(nb, preset):
-    found = frames_of(nb, preset)
-    assert found, f"{nb}: no player or live figure found"
+    seen = frames_of(nb, preset)
+    found = seen["frames"]
+    # a lesson whose players all draw in the browser has no kernel frame: its SVG is checked by the front tests
+    assert found or seen["browser"], f"{nb}: no player or live figure found"
     wrong = []
     for f in found:
         where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
