@@ -14,7 +14,7 @@ Kernel side (in this process, the player as a notebook builds it, frames rendere
 In Chromium, with JupyterLab serving a scratch folder (``--no-browser`` to skip):
 
 (e) a click on the picture of an editor over 200 separable points, until the new frame is painted
-    (mousedown and mouseup dispatched on the ``<img>`` in page JavaScript, timed with
+    (pointerdown and pointerup dispatched on the ``<img>`` in page JavaScript, timed with
     ``performance.now()`` to the ``src`` change, the image decoded and the next animation frame);
     an Undo (untimed) between clicks;
 (f) a click on a `RunSwitch` button over a three-panel player (lesson 02's kind), until the picture
@@ -161,11 +161,11 @@ JS_CLICK_EDIT = "async ([el, spot]) => {" + JS_PAINTED + """
   const img = el.querySelector('img.widget-image');
   const r = img.getBoundingClientRect();
   const cx = r.left + spot[0] * r.width / img.naturalWidth, cy = r.top + spot[1] * r.height / img.naturalHeight;
-  const fire = (type) => img.dispatchEvent(new MouseEvent(type, {bubbles: true, cancelable: true, clientX: cx,
-                                                                  clientY: cy, button: 0}));
+  const fire = (type) => img.dispatchEvent(new PointerEvent(type, {bubbles: true, cancelable: true, clientX: cx,
+    clientY: cy, button: 0, pointerId: 1, pointerType: 'mouse', isPrimary: true}));
   const done = painted(img, img.src);
   const t0 = performance.now();
-  fire('mousedown'); fire('mouseup');
+  fire('pointerdown'); fire('pointerup');
   const [tDom, tPaint] = await done;
   const undo = [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Undo');
   // the edit's other messages may reach the page after its picture: Undo is enabled by one of them, and a

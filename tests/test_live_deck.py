@@ -54,9 +54,11 @@ def _digests() -> dict[str, str]:
 
 
 def _point_at(page, picture) -> None:
-    """Move the pointer off the picture, then onto it: the picture listens for keys from the pointer's entry."""
+    """Move the pointer off the picture, then onto it, and give it the focus (as Tab would): the picture takes its
+    keys while it has the pointer or the focus (and never takes the focus by itself)."""
     page.mouse.move(2, 2)
     picture.hover()
+    picture.focus()
     page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'IMG'", timeout=5_000)
 
 

@@ -26,10 +26,11 @@ What the browser sends, one message per event that the kernel uses:
 from __future__ import annotations
 
 import anywidget
+import ipywidgets as widgets
 import traitlets
 
 from . import front
-from .picture import picture_css, picture_layout
+from .picture import picture_css
 
 __all__ = ["EventPicture", "EVENT_MODULES"]
 
@@ -78,9 +79,13 @@ class EventPicture(anywidget.AnyWidget):
         return f"<EventPicture: {len(self.value)} bytes, keys {list(self.taken_keys)}, presses {presses}>"
 
     def fit(self, width, height) -> None:
-        """Show the picture at most `width` x `height` CSS pixels (and never taller than the view allows)."""
+        """Show the picture at most `width` x `height` CSS pixels (and never taller than the view allows).
+
+        The caps are the ``<img>``'s own; the widget's box only wraps it (a box capped in height would leave a
+        picture that a page's style lets grow, as the live deck's does, spilling out of it).
+        """
         self.max_width, self.max_height = picture_css(width, height)
-        self.layout = picture_layout(width, height)
+        self.layout = widgets.Layout(flex="0 1 auto", max_width=self.max_width)
 
     def on_key(self, handler) -> None:
         """Call ``handler(event)`` for each key message (``event["type"]`` is ``"keydown"``)."""
