@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ..._validation import check_X_y
+from ...core import contours as _contours
 from ...core import loss_surfaces as _loss_surfaces
 from ...draw import plotting as _plot
 from ...draw import style as _style
@@ -19,6 +20,42 @@ LOSS_NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": 
 _NAMES = LOSS_NAMES
 
 # --------------------------------------------------------------------------- loss over (w1, w2)
+
+
+def label_place(inner, i, placed, *, scale, clear) -> np.ndarray:
+    """Where kink line i's label goes on its segment `inner`: near one end, spread along it by index (the
+    lines through one point, all of them at w = 0 when b = 0, then keep their labels apart), at the first
+    place along the line clear of the labels `placed` before it (lines that leave the view side by side
+    put their labels next to each other: big lecture text made them overlap); if none is clear, the
+    place farthest from them. `scale` is the view's sides, `clear` the least gap as a share of them."""
+    first = 0.06 + 0.07 * (i % 3)
+    along = [first] + [t for t in np.arange(0.06, 0.95, 0.07) if not np.isclose(t, first)]
+    spots = [inner[0] + t * (inner[1] - inner[0]) for t in along]
+    if not placed:
+        return spots[0]
+    gaps = [float(np.min(np.hypot(*((np.asarray(placed) - at) / scale).T))) for at in spots]
+    return next((at for at, g in zip(spots, gaps, strict=True) if g >= clear), spots[int(np.argmax(gaps))])
+
+
+def kink_marks(X, b, xlim, ylim, *, frac) -> list:
+    """The kink lines of the slice at `b` that cross the view, with their labels' places: a list of
+    (example index, (2, 2) segment, label centre). `frac` is a label's generous radius as a share of the view's
+    side (the label's centre stays that far inside the view)."""
+    xl, yl = tuple(map(float, xlim)), tuple(map(float, ylim))
+    dx, dy = frac * (xl[1] - xl[0]), frac * (yl[1] - yl[0])
+    box = ((xl[0] + dx, xl[1] - dx), (yl[0] + dy, yl[1] - dy))
+    scale = np.array([xl[1] - xl[0], yl[1] - yl[0]])
+    marks, placed = [], []
+    for i, (p, q, r) in enumerate(_loss_surfaces.kink_lines(X, center=[0.0, 0.0, b])):
+        seg = _plot.boundary_segment((p, q), r, xl, yl) if (p or q) else None
+        if seg is None:
+            continue
+        inner = _plot.boundary_segment((p, q), r, *box)
+        inner = seg if inner is None else inner  # the line only grazes a corner: its own ends
+        at = label_place(inner, i, placed, scale=scale, clear=frac)
+        placed.append(at)
+        marks.append((i, np.asarray(seg, float), np.asarray(at, float)))
+    return marks
 
 
 class LossSlice:
@@ -96,18 +133,7 @@ class LossSlice:
         return _loss_surfaces.loss_surface(self.X, self.y, params, loss=self.loss, reduction=self.reduction)
 
     def _levels(self, Z):
-        n = len(self.X)
-        unit = 1.0 / n if self.reduction == "mean" else 1.0
-        if self.loss == "zero_one":
-            return (np.arange(n + 2) - 0.5) * unit
-        top = float(Z.max())
-        if top <= 0:
-            return np.array([0.0, 1e-12, unit])
-        raw = top / 10
-        mag = 10.0 ** np.floor(np.log10(raw))
-        step = mag * min(m for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-        # the first band [0, 1e-12] is exactly the zero-loss set
-        return np.concatenate([[0.0, 1e-12], np.arange(1, 12) * step])
+        return _contours.loss_levels(Z, n=len(self.X), loss=self.loss, reduction=self.reduction)
 
     # -- layers
     def _layer(self, b, Z=None) -> dict:
@@ -126,31 +152,22 @@ class LossSlice:
             with mpl.rc_context({"hatch.color": "#FFFFFF", "hatch.linewidth": s.thin_width * 0.6}):
                 sets.append(ax.contourf(self.A, self.B, Z, levels=[-1.0, 1e-12], colors="none", hatches=["///"],
                                         zorder=0.7))
-        lines, texts, placed = [], [], []
-        P = _loss_surfaces.kink_lines(self.X, center=[0.0, 0.0, b])
+        lines, texts, index = [], [], []
         xl, yl = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
-        for i, (p, q, r) in enumerate(P):
-            seg = _plot.boundary_segment((p, q), r, xl, yl) if self.kinks and (p or q) else None
-            if seg is None:
-                continue
+        # each label on the part of its line inside a box shrunk by the label's size, so the label's disc stays
+        # inside the axes (big lecture text on a small panel ran out)
+        for i, seg, at in (kink_marks(self.X, b, xl, yl, frac=self._label_radius()) if self.kinks else []):
             ln = Line2D(seg[:, 0], seg[:, 1], color="#FFFFFF", linestyle=(0, (5, 3)), linewidth=s.thin_width,
                         zorder=3)
             ax.add_artist(ln)
             lines.append(ln)
+            index.append(i)
             if self.kink_labels:
-                # on the part of the line inside a box shrunk by the label's size, so the label's disc
-                # stays inside the axes (big lecture text on a small panel ran out)
-                inner = _plot.boundary_segment((p, q), r, *self._label_box())
-                inner = seg if inner is None else inner  # the line only grazes a corner: its own ends
-                at = self._label_place(inner, i, placed)
-                placed.append(at)
                 texts.append(ax.text(at[0], at[1], str(i), fontsize=s.legend_size * 0.9, color="#000000", zorder=7,
                                      ha="center", va="center",
                                      bbox=dict(boxstyle="circle,pad=0.15", facecolor="#FFFFFF", edgecolor="none",
                                                alpha=0.85)))
-        layer = self._layers[b] = {"sets": sets, "lines": lines, "texts": texts, "index": [i for i, (p, q, r) in
-                                   enumerate(P) if self.kinks and (p or q) and _plot.boundary_segment((p, q), r, xl,
-                                                                                                   yl) is not None]}
+        layer = self._layers[b] = {"sets": sets, "lines": lines, "texts": texts, "index": index}
         return layer
 
     def _label_radius(self) -> float:
@@ -162,30 +179,6 @@ class LossSlice:
                       1e-6)  # the drawn square of an equal-aspect axes
         radius_in = 0.9 * self.s.legend_size * 0.85 / 72  # the digit's circle, with its pad, in inches
         return min(0.3, 2.2 * radius_in / side_in)
-
-    def _label_box(self):
-        """(xlim, ylim) shrunk on each side by a kink label's radius: the label's centre inside it keeps
-        its disc inside the axes."""
-        frac = self._label_radius()
-        (x0, x1), (y0, y1) = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
-        dx, dy = frac * (x1 - x0), frac * (y1 - y0)
-        return (x0 + dx, x1 - dx), (y0 + dy, y1 - dy)
-
-    def _label_place(self, inner, i, placed) -> np.ndarray:
-        """Where kink line i's label goes on its segment `inner`: near one end, spread along it by index (the
-        lines through one point, all of them at w = 0 when b = 0, then keep their labels apart), at the first
-        place along the line clear of the labels `placed` before it (lines that leave the view side by side
-        put their labels next to each other: big lecture text made them overlap); if none is clear, the
-        place farthest from them."""
-        first = 0.06 + 0.07 * (i % 3)
-        along = [first] + [t for t in np.arange(0.06, 0.95, 0.07) if not np.isclose(t, first)]
-        spots = [inner[0] + t * (inner[1] - inner[0]) for t in along]
-        if not placed:
-            return spots[0]
-        scale = np.array([self.a[-1] - self.a[0], self.c[-1] - self.c[0]])  # the view's sides: the axes' square
-        gaps = [float(np.min(np.hypot(*((np.asarray(placed) - at) / scale).T))) for at in spots]
-        clear = self._label_radius()  # the generous radius (see _label_radius): about two drawn radii
-        return next((at for at, g in zip(spots, gaps, strict=True) if g >= clear), spots[int(np.argmax(gaps))])
 
     def layer_artists(self, b=None) -> list:
         """The artists of the layer at b (default: the one shown)."""
@@ -243,6 +236,7 @@ class ContourPathPanel:
 
     name = "path over (w₁, w₂)"  #: in a player's panel picker
     projection = None
+    SIZE_PX = {"notebook": 250, "lecture": 230}  #: the browser's plot side, CSS px, by preset
 
     def __init__(self, *, b="current", loss="perceptron", reduction="mean", span=None, num=61, kinks=True,
                  max_layers=12):
@@ -259,10 +253,7 @@ class ContourPathPanel:
         self.run, self.W, self.Bs = run, W, np.asarray(run.history.b, float)
         self.follow = self.b_mode == "current" and bool(run.fit_bias)
         b0 = float(self.Bs[0]) if self.b_mode == "current" else float(self.b_mode)
-        lo = np.minimum(W.min(axis=0), 0.0)
-        hi = np.maximum(W.max(axis=0), 0.0)
-        center = (lo + hi) / 2
-        span = float(self.span) if self.span is not None else float(max(hi - lo) / 2 * 1.2 + 1.0)
+        center, span = self._box(W)
         self.ax = ax
         self.slice = LossSlice(ax, X, y, b=b0, loss=self.loss, reduction=self.reduction, center=center, span=span,
                                num=self.num, kinks=self.kinks, colorbar=True)
@@ -281,6 +272,89 @@ class ContourPathPanel:
         self.moving = moving
         self.update(0)
         return moving
+
+    def _box(self, W):
+        """The view's centre and half-width: the whole path and the origin, padded (or the given span)."""
+        lo, hi = np.minimum(W.min(axis=0), 0.0), np.maximum(W.max(axis=0), 0.0)
+        span = float(self.span) if self.span is not None else float(max(hi - lo) / 2 * 1.2 + 1.0)
+        return (lo + hi) / 2, span
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserPlayer` (kind ``"contour"``, drawn by ``front/contour.js``), computed once.
+
+        What `draw` and `update` show: the filled bands and the contour lines of the loss on the same grid and
+        levels (the numbers from `core.contours`, matplotlib's own computation), the zero-loss set hatched, the
+        kink lines with their labels, the colour bar (colours, ticks and name), and at step k
+        the path to w_k, the star at w_k and the title. With ``b="current"`` each distinct b_k has its layer and
+        ``layer_of[k]`` names the one shown. Coordinates are (w1, w2), rounded to 1/10,000 of the view.
+        """
+        import matplotlib as mpl
+
+        W = np.asarray(run.history.w, float)
+        if W.ndim != 2 or W.shape[1] != 2:
+            raise ValueError(f"ContourPathPanel draws (w1, w2): the run needs 2 features; it has {W.shape[-1]}.")
+        X, y = check_X_y(X, y)
+        Bs = np.asarray(run.history.b, float)
+        K = len(W) - 1
+        follow = self.b_mode == "current" and bool(run.fit_bias)
+        bs = Bs if follow else np.full(K + 1, Bs[0] if self.b_mode == "current" else float(self.b_mode))
+        center, span = self._box(W)
+        a = np.linspace(center[0] - span, center[0] + span, self.num)
+        c = np.linspace(center[1] - span, center[1] + span, self.num)
+        A, B = np.meshgrid(a, c)
+        grid = lambda b: _loss_surfaces.loss_surface(  # noqa: E731
+            X, y, np.stack([A, B, np.full_like(A, b)], axis=-1), loss=self.loss, reduction=self.reduction)
+        levels = _contours.loss_levels(grid(bs[0]), n=len(X), loss=self.loss, reduction=self.reduction)
+        extend = "neither" if self.loss == "zero_one" else "max"
+        lecture = style.legend_size > 12
+        size_px = self.SIZE_PX["lecture" if lecture else "notebook"]
+        radius_px = 0.9 * style.legend_size * 0.85 * 4 / 3  # a label's circle, as `LossSlice._label_radius`
+        frac = min(0.3, 2.2 * radius_px / size_px)
+        digits = int(max(0, np.ceil(-np.log10(2 * span / 10_000))))
+        pts = lambda P: np.round(np.asarray(P, float), digits).tolist()  # noqa: E731
+        cmap = mpl.colormaps[_style.CMAP]
+        norm = mpl.colors.Normalize(levels[0], levels[-1])
+        edges = np.append(levels, _contours.EXTEND_TOP) if extend == "max" else levels
+        colours = [mpl.colors.to_hex(cmap(norm(v))) for v in (edges[:-1] + edges[1:]) / 2]  # matplotlib's layers
+        distinct = sorted(set(bs.tolist()))
+        layers = []
+        for b in distinct:
+            Z = grid(b)
+            lo_b, up_b = _contours.band_limits(levels, Z, extend=extend)
+            bands = _contours.filled_bands(a, c, Z, lo_b, up_b)
+            zero = (_contours.filled_bands(a, c, Z, [-1.0], [1e-12])[0]
+                    if self.loss != "zero_one" and np.any(Z <= 0) else [])
+            layers.append({
+                "b": float(b),
+                "bands": [{"color": col, "rings": [pts(r) for r in rings]}
+                          for col, rings in zip(colours, bands, strict=True) if rings],
+                "lines": [pts(ln) for lines in _contours.contour_lines(a, c, Z, levels) for ln in lines],
+                "zero": [pts(r) for r in zero],
+                "kinks": [{"i": int(i), "seg": pts(seg), "at": pts(at)}
+                          for i, seg, at in (kink_marks(X, b, a[[0, -1]], c[[0, -1]], frac=frac)
+                                             if self.kinks else [])]})
+        lv = levels
+        ticks = (lv[:-1] + lv[1:]) / 2 if self.loss == "zero_one" else np.concatenate([[0.0], lv[3::2]])
+        sep = "\n" if style.title_size > 16 else " "
+        s, ms = style, float(np.sqrt(style.marker_size))
+        return {
+            "kind": "contour", "K": int(K), "name": f"the {_NAMES.get(self.loss, self.loss)} over (w₁, w₂)",
+            "xlim": [float(a[0]), float(a[-1])], "ylim": [float(c[0]), float(c[-1])],
+            "xlabel": "w₁", "ylabel": "w₂", "size_px": float(size_px),
+            "titles": [f"path over (w₁, w₂),{sep}b = {_num(b)}" for b in bs],
+            "layer_of": [distinct.index(b) for b in bs.tolist()], "layers": layers,
+            "W": pts(W),
+            "colorbar": {"colors": colours, "extend": extend == "max",
+                         "ticks": (np.interp(ticks, lv, np.arange(len(lv))) / (len(lv) - 1)).tolist(),
+                         "labels": [_num(round(t, 3)) for t in ticks], "label": _NAMES.get(self.loss, self.loss)},
+            "look": {"line": "#FFFFFF", "line_width": s.thin_width * 0.4, "line_alpha": 0.5,
+                     "kink_width": s.thin_width, "kink_dash": [5.0 * s.thin_width, 3.0 * s.thin_width],
+                     "label_size": s.legend_size * 0.9, "label_alpha": 0.85, "hatch_width": s.thin_width * 0.6,
+                     "path": "#FFFFFF", "path_width": s.line_width * 0.8, "path_marker": ms * 0.5,
+                     "path_edge": "#000000", "path_edge_width": float(mpl.rcParams["lines.markeredgewidth"]),
+                     "point_face": _style.CURSOR_FACE_COLOR, "point_edge": "#000000", "point_size": ms * 2.2,
+                     "point_edge_width": s.marker_edge * 1.5},
+        }
 
     def _title(self):
         sep = "\n" if self.slice.s.title_size > 16 else " "  # big lecture titles: two short lines
