@@ -387,9 +387,14 @@ def _forty(**kw):
 
 
 _X3, _Y3 = np.eye(3), np.array([1.0, -1.0, 1.0])
+_XB = np.column_stack([np.ones(3), np.eye(3)[:, :2]])  # the bias absorbed: a first column of ones
+_XL = np.column_stack([np.eye(3)[:, :2], np.sum(np.eye(3)[:, :2] ** 2, axis=1)])  # lifted: x1² + x2² third
 BAD = {
     "not a run": (lambda: (("not a run", [[0.0, 0.0]], [1]), {}), TypeError, "run must be a Run"),
     "3 features": (lambda: ((fit_perceptron(_X3, _Y3), _X3, _Y3), {}), ValueError, "2 features in the plane"),
+    "bias absorbed": (lambda: ((fit_perceptron(_XB, _Y3), _XB, _Y3), {}), ValueError, "Use StepThrough for bias"),
+    "lifted, 2-D run": (lambda: ((fit_perceptron(_XL[:, :2], _Y3), _XL, _Y3), {}), ValueError,
+                        "w has length 2 but X has 3 features"),
     "interval 0": (lambda: _forty(interval_ms=0), ValueError, "interval_ms must be a whole number"),
     "interval 0.5": (lambda: _forty(interval_ms=0.5), ValueError, "interval_ms must be a whole number"),
     "k too big": (lambda: _forty(k=10_000), traitlets.TraitError, r"k must be a step of the run, 0\.\.15"),

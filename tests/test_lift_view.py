@@ -22,6 +22,7 @@ from perceptron_lib.core.frames import mistakes_at_each_step
 from perceptron_lib.core.lift_view import (
     ASPECT,
     boundary_in_view,
+    boundary_note,
     bowl_mesh,
     bowl_section,
     lifted_points,
@@ -293,6 +294,32 @@ def test_the_boundary_in_the_view_is_the_kernel_panels_circle_cut_to_the_view(ex
             step = max(np.linalg.norm(np.diff(P, axis=0), axis=1).max() for P in pieces)
             gap = np.linalg.norm(theirs[:, None, :] - mine[None, :, :], axis=2).min(axis=1)
             assert gap.max() <= step
+
+
+@pytest.mark.parametrize("extra", [None, [3.0, 3.0], [0.0, 0.0]])
+def test_the_boundarys_note_is_the_kernel_data_panels(extra):
+    """`boundary_note` says what the kernel's `DataPanel` says under its title at every step of lesson 05's run and
+    of two variants (a far point, a point at the centre): no circle, outside the view, partly outside, or nothing."""
+    from matplotlib.figure import Figure
+
+    from perceptron_lib.player.panels.data import DataPanel
+
+    X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)
+    if extra is not None:
+        X, y = np.vstack([X, [extra]]), np.append(y, 1.0)
+    Z = kernels.lift(X)
+    run = fit_perceptron(Z, y, max_epochs=8)
+    panel = DataPanel()
+    with style.context("notebook"):
+        panel.draw(Figure().add_subplot(), run, Z, y)
+        xlim, ylim = panel.ax.get_xlim(), panel.ax.get_ylim()
+        seen = set()
+        for k, (w, b) in enumerate(zip(run.history.w, run.history.b, strict=True)):
+            panel.update(k)
+            note = boundary_note(w, b, xlim, ylim, start=k == 0)
+            assert note == panel.scale_text.get_text(), k
+            seen.add(note.split(":")[0])
+    assert {"w = 0", "no circle"} <= seen
 
 
 # ---------------------------------------------------------------------------------------------- the projection

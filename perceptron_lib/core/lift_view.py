@@ -11,7 +11,7 @@ to, by the formula of `project` (ported line for line, and held equal to it by a
 * `plane_polygon`: the convex polygon where a plane meets the box (none when it misses it).
 * `bowl_mesh`: rings and spokes of the bowl, cut to the box; `bowl_section`: where a plane meets the bowl (the
   lifted boundary: a circle or a line), cut to the box; `boundary_in_view`: that boundary in the plane of the
-  data, cut to a view (what a data panel of lifted points draws).
+  data, cut to a view (what a data panel of lifted points draws), and `boundary_note`: the data panel's note on it.
 * `view_axes`, `project`, `picture_size`: the orthographic projection at elevation and azimuth angles
   (matplotlib's meaning of both), at one scale for every angle, and the picture the box fits at every angle.
 
@@ -27,7 +27,7 @@ import numpy as np
 from .kernels import circle_from_plane
 
 __all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "boundary_in_view",
-           "view_axes", "project", "picture_size"]
+           "boundary_note", "view_axes", "project", "picture_size"]
 
 #: The box's shape on the screen: its x, y and z sides in the ratio 4 : 4 : 3 (matplotlib's 3-D axes).
 ASPECT = (1.0, 1.0, 0.75)
@@ -301,6 +301,38 @@ def boundary_in_view(w, b, xlim, ylim, *, samples=96) -> list:
     top = float(np.max(np.sum(corners**2, axis=1)))
     box = [sorted(map(float, xlim)), sorted(map(float, ylim)), (-1.0, top * (1 + 1e-9) + 1.0)]
     return [piece[:, :2] for piece in bowl_section(w, b, box, samples=samples)]
+
+
+def boundary_note(w, b, xlim, ylim, *, start=False) -> str:
+    """The data panel's note on a lifted state's boundary in the view (`DataPanel`'s words), or "".
+
+    "w = 0: no boundary" (" yet" at the `start`), "no circle: every point gets +1" (or −1: the plane misses the
+    bowl, so every point of the plane has the sign of w3), "boundary outside the view", "boundary partly outside
+    the view" (a circle the view cuts), or "" (the whole circle, or a line across the view).
+
+    Examples
+    --------
+    >>> boundary_note([0, 0, -1], 1.0, (-2, 2), (-2, 2)), boundary_note([0, 0, 1], 1.0, (-2, 2), (-2, 2))
+    ('', 'no circle: every point gets +1')
+    >>> boundary_note([0, 0, -1], 9.0, (-2, 2), (-2, 2)), boundary_note([0, 0, -1], 4.0, (-1, 3), (-1, 1))
+    ('boundary outside the view', 'boundary partly outside the view')
+    """
+    w = np.asarray(w, dtype=float)
+    if not np.any(w):
+        return "w = 0: no boundary" + (" yet" if start else "")
+    try:
+        curve = circle_from_plane(w, b)
+    except ValueError:  # w3 so small that the curve is a line to machine precision (as DataPanel reads it)
+        curve = None
+    if curve is not None and curve.kind == "empty":
+        return f"no circle: every point gets {'+1' if w[2] > 0 else '−1'}"
+    if not boundary_in_view(w, b, xlim, ylim):
+        return "boundary outside the view"
+    if curve is not None and curve.kind == "circle":
+        (x0, x1), (y0, y1), (cx, cy), r = sorted(xlim), sorted(ylim), curve.center, curve.radius
+        if not (x0 <= cx - r and cx + r <= x1 and y0 <= cy - r and cy + r <= y1):
+            return "boundary partly outside the view"
+    return ""
 
 
 def view_axes(elev, azim) -> np.ndarray:

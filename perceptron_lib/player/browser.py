@@ -22,6 +22,7 @@ import traitlets
 
 from .._validation import check_X_y
 from ..core.frames import step_numbers
+from ..core.lift_view import boundary_in_view, boundary_note
 from ..draw import style as _style
 from . import front
 from .panel_specs import FrontPanel
@@ -61,10 +62,39 @@ def _style_trait(s: _style.Style) -> dict:
     }
 
 
+def _mode(X) -> str:
+    """"plain" for 2 features, "lifted" for (x1, x2, x1² + x2²) (`DataPanel.detect_mode`; other data refused)."""
+    if X.shape[1] == 2:
+        return "plain"
+    try:
+        mode = DataPanel.detect_mode(X)
+    except ValueError:  # its words name DataPanel's modes; these name the player's
+        mode = None
+    if mode != "lifted":
+        raise ValueError(f"BrowserPlayer draws data of 2 features in the plane, or lifted points (x1, x2, x1² + x2²); "
+                         f"got X with {X.shape[1]} features. Use StepThrough for bias-absorbed data.")
+    return mode
+
+
 def _view(run, X) -> dict:
-    """The data panel's view of the run (`DataPanel`'s rule: the data padded, and the origin for a homogeneous run)."""
-    xlim, ylim = DataPanel(mode="plain").view_for(run, X)
+    """The data panel's view of the run (`DataPanel`'s rule: the data padded, and the origin for a homogeneous run;
+    lifted points are shown by their first two coordinates)."""
+    mode = _mode(X)
+    xlim, ylim = DataPanel(mode=mode).view_for(run, X[:, :2])
     return {"xlim": [float(v) for v in xlim], "ylim": [float(v) for v in ylim]}
+
+
+def _lifted_boundaries(run, view) -> dict:
+    """Per step, the boundary of a run on lifted points in the data's plane (a circle or a line, cut to the view:
+    `core.lift_view.boundary_in_view`) and the data panel's note on it (`boundary_note`)."""
+    h = run.history
+    curves, notes = [], []
+    for k in range(len(h)):
+        w, b = h.w[k], float(h.b[k])
+        pieces = boundary_in_view(w, b, view["xlim"], view["ylim"]) if np.any(w) else []
+        curves.append([np.round(p, 6).tolist() for p in pieces])
+        notes.append(boundary_note(w, b, view["xlim"], view["ylim"], start=k == 0))
+    return {"curves": curves, "notes": notes}
 
 
 def _checked(run, X, y):
@@ -73,11 +103,10 @@ def _checked(run, X, y):
     if hw is None:
         raise TypeError(f"run must be a Run from fit_perceptron, fit_minibatch or fit_batch; got {type(run).__name__}.")
     X, y = check_X_y(X, y)
-    if X.shape[1] != 2:
-        raise ValueError(f"BrowserPlayer draws data of 2 features in the plane; got X with {X.shape[1]} features. "
-                         "Use StepThrough for bias-absorbed or lifted data.")
-    if hw.shape[1] != 2:
-        raise ValueError(f"the run's w has length {hw.shape[1]} but X has 2 features: pass the data it was fitted on.")
+    _mode(X)
+    if hw.shape[1] != X.shape[1]:
+        raise ValueError(f"the run's w has length {hw.shape[1]} but X has {X.shape[1]} features: pass the data it "
+                         "was fitted on.")
     if getattr(run, "n_samples", 0) and run.n_samples != len(X):
         raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(X)} rows: "
                          "pass the data it was fitted on.")
@@ -105,12 +134,15 @@ def run_trait(run, X, y, *, style=None, readout=state_lines, alt=alt_text, panel
         steps = range(len(run.history))
         lines = [[str(line) for line in readout(run, X, y, k)] for k in steps]
         alts = [str(alt(run, X, y, k)) for k in steps]
+    view = _view(run, X)
     return {
         "version": RUN_VERSION,
         **step_numbers(run, X, y),
         "lines": lines,
         "alt": alts,
-        "view": _view(run, X),
+        "view": view,
+        "mode": _mode(X),
+        **(_lifted_boundaries(run, view) if _mode(X) == "lifted" else {}),
         "style": _style_trait(s),
         "crossed": "wrong side" if run.update_on == "negative" else "mistake",
         "panels": specs,
@@ -163,9 +195,10 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     Parameters
     ----------
     run : Run
-        A run of 2-D data (`fit_perceptron`, `fit_minibatch`, `fit_batch`).
+        A run of 2-D data (`fit_perceptron`, `fit_minibatch`, `fit_batch`), or of lifted points (w of length 3).
     X, y : array-like
-        The data the run was fitted on: X of shape (n, 2), y in {-1, +1}.
+        The data the run was fitted on: X of shape (n, 2), or (n, 3) with the third column x1² + x2² (lesson 05's
+        lift; the data panel shows (x1, x2) and each state's circle), y in {-1, +1}.
     panels : sequence of FrontPanel
         Panels beside the data panel (always first): curves along the run (`LossPanel`, `ClaimsPanel`,
         `EpochPanel`, `CurvesPanel`) drawn in axes of their own, and lines drawn on the data panel itself
@@ -194,7 +227,10 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         name at step k); ``view`` (``xlim``, ``ylim``: the data panel's view); ``style`` (the preset's sizes in
         points, ``panel_px``, ``text_px`` (0: the page's own sizes), ``colors``, ``markers``, ``labels``);
         ``crossed`` (the legend's word for a cross); ``panels`` (one spec per extra panel, from its ``front``:
-        `panel_specs.chart` or `panel_specs.overlay`, drawn by ``front/panels.js``).
+        `panel_specs.chart` or `panel_specs.overlay`, drawn by ``front/panels.js``); ``mode`` ("plain", or
+        "lifted" for points (x1, x2, x1² + x2²) drawn by (x1, x2): no arrows, and then also ``curves`` (K + 1
+        lists of polylines: the boundary in the view, `core.lift_view.boundary_in_view`) and ``notes`` (K + 1
+        strings: the panel's note, `core.lift_view.boundary_note`)).
     ``k`` (int, both ways): the step shown. The browser draws a new step first, then sets ``k`` (one message
         per step, nothing else); a ``k`` set here is drawn when it arrives. Python refuses a ``k`` outside 0..K.
     ``interval_ms`` (int, both ways): the speed; the browser sets it when the student picks another.

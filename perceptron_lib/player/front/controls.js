@@ -100,17 +100,22 @@ export function buildControls(doc, K, intervalMs) {
   }
   speedLabel.appendChild(speed);
   const boxLabel = htmlEl(doc, "label", {}, `update k (of ${K}) `);
-  const box = htmlEl(doc, "input", {
-    type: "number",
-    min: "0",
-    max: String(K),
-    step: "1",
-    value: "0",
-    inputmode: "numeric",
-  });
+  const box = htmlEl(doc, "input", { type: "number", min: "0", step: "1", value: "0", inputmode: "numeric" });
   boxLabel.appendChild(box);
   row.append(speedLabel, boxLabel);
-  return { row, reset, back, step, end, play, speed, box };
+  const controls = { row, reset, back, step, end, play, speed, box };
+  setSteps(controls, K);
+  return controls;
+}
+
+/**
+ * The controls' words and limits for a run of K updates (the box's label and its max): a new run keeps the controls.
+ * @param {{box: HTMLInputElement}} controls from `buildControls`
+ * @param {number} K
+ */
+export function setSteps(controls, K) {
+  controls.box.parentNode.firstChild.textContent = `update k (of ${K}) `;
+  controls.box.max = String(K);
 }
 
 /**
@@ -232,9 +237,14 @@ export function buildLegend(doc, spec, extra = []) {
     [s.labels.neg, (svg) => svgEl(doc, "path", { d: markerPath(14, 8, false, small), fill: c.neg }, svg)],
     ["boundary", line(c.boundary, s.line_width, false)],
     ["boundary before", line(c.prev, s.thin_width, true)],
-    ["w", arrowSwatch(c.w, s.arrow_width)],
-    ["w before", arrowSwatch(c.prev, s.thin_width)],
-    ["η·y·x", arrowSwatch(c.update, s.arrow_width)],
+    // no arrows on lifted points (w has 3 numbers; the data panel shows 2), as `DataPanel` draws none
+    ...(spec.mode === "lifted"
+      ? []
+      : [
+          ["w", arrowSwatch(c.w, s.arrow_width)],
+          ["w before", arrowSwatch(c.prev, s.thin_width)],
+          ["η·y·x", arrowSwatch(c.update, s.arrow_width)],
+        ]),
     [
       "current",
       (svg) => svgEl(doc, "circle", { cx: 14, cy: 8, r: 6, fill: "none", stroke: c.ring, "stroke-width": 2 }, svg),

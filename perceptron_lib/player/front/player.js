@@ -9,7 +9,7 @@
  * never waits for Python; a `k` set by Python is drawn when it arrives.
  */
 
-import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, showReadout } from "./controls.js";
+import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, setSteps, showReadout } from "./controls.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, drawFrame, PT } from "./scene.js";
 
@@ -37,8 +37,9 @@ export function clampStep(k, K) {
 }
 
 /**
- * True when `key` belongs to the element it was pressed on: every key of a field (typing, its own arrows), and
- * space on a button or a link (it presses them). Then the picture leaves the key alone.
+ * True when `key` belongs to the element it was pressed on: every key of a field (typing, its own arrows), space on
+ * a button or a link (it presses them), and the keys an element lists in its `data-own-keys` (the lifted view's
+ * arrows, which turn it). Then the picture leaves the key alone.
  * @param {EventTarget | null} target
  * @param {string} key
  * @returns {boolean}
@@ -47,6 +48,8 @@ function keyBelongsTo(target, key) {
   if (!target || typeof target.closest !== "function") return false;
   const field = "input, textarea, select, [contenteditable=''], [contenteditable='true'], [role='textbox']";
   if (target.closest(field) !== null) return true;
+  const owner = target.closest("[data-own-keys]");
+  if (owner?.getAttribute("data-own-keys").split(/\s+/).includes(key)) return true;
   return key === " " && target.closest("button, a[href], [role='button']") !== null;
 }
 
@@ -69,20 +72,22 @@ function checkRun(spec) {
  * Build the player of a run into `el` (by default the model's run; an editor passes the run it computed itself).
  * Returns its handle: `unmount()` removes what it added; `picture` (the focusable element holding the SVG),
  * `scene` (from `buildScene`: its `svg` and `tf`, the map from data to the plot's pixels), `root`, `go(k)` and
- * `shown()` (the step drawn) are for the modules that build on the player (an editor).
+ * `shown()` (the step drawn) are for the modules that build on the player (an editor). `setRun(spec, k)` shows
+ * another run from step k in the same elements (the focus, listeners and readout stay); it replaces `scene`.
  * @param {{get: Function, set: Function, on: Function, off: Function, save_changes: Function}} model
  * @param {HTMLElement} el
- * @param {object} [spec] a run in the `run` trait's format
- * @returns {{unmount: () => void, picture: HTMLElement, scene: object, root: HTMLElement, go: (k: number) => void, shown: () => number}}
+ * @param {object} [first] a run in the `run` trait's format
+ * @returns {{unmount: () => void, picture: HTMLElement, scene: object, root: HTMLElement, go: (k: number) => void, shown: () => number, setRun: (spec: object, k?: number) => void}}
  */
-export function mountPlayer(model, el, spec = model.get("run")) {
+export function mountPlayer(model, el, first = model.get("run")) {
+  let spec = first;
   const doc = el.ownerDocument;
   const win = doc.defaultView;
   checkRun(spec);
-  const K = spec.K;
+  let K = spec.K;
   const id = `perceptron-player-${++mounted}`;
   const controls = buildControls(doc, K, model.get("interval_ms"));
-  const scene = buildScene(doc, spec);
+  let scene = buildScene(doc, spec);
   const picture = htmlEl(doc, "div", {
     class: "pp-picture",
     role: "img",
@@ -90,8 +95,8 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     "aria-describedby": `${id}-keys`,
   });
   picture.appendChild(scene.svg);
-  const panels = buildPanels(doc, spec, scene);
-  const legend = buildLegend(
+  let panels = buildPanels(doc, spec, scene);
+  let legend = buildLegend(
     doc,
     spec,
     panels.flatMap((p) => p.legend),
@@ -104,7 +109,7 @@ export function mountPlayer(model, el, spec = model.get("run")) {
   // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
   // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height
   const side = htmlEl(doc, "div", { class: "pp-side" });
-  const charts = panels.flatMap((p) => (p.el ? [p.el] : []));
+  let charts = panels.flatMap((p) => (p.el ? [p.el] : []));
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
     readout.setAttribute("tabindex", "0");
@@ -259,7 +264,37 @@ export function mountPlayer(model, el, spec = model.get("run")) {
     if (sized) sized.disconnect();
     root.remove();
   };
-  return { unmount, picture, scene, root, go, shown: () => shown };
+  /**
+   * Show another run at step k (clamped): its scene, panels, legend and the controls' limits are made again in the
+   * elements already there, so the focus, the listeners, the readout element and the speed stay.
+   */
+  const setRun = (next, k = 0) => {
+    checkRun(next);
+    setPlaying(false);
+    spec = next;
+    K = next.K;
+    scene = buildScene(doc, next);
+    picture.replaceChildren(scene.svg);
+    figure.style.maxWidth = `${scene.svg.getAttribute("width")}px`;
+    panels = buildPanels(doc, next, scene);
+    const fresh = buildLegend(
+      doc,
+      next,
+      panels.flatMap((p) => p.legend),
+    );
+    legend.replaceWith(fresh);
+    legend = fresh;
+    const nextCharts = panels.flatMap((p) => (p.el ? [p.el] : []));
+    for (const c of charts) c.remove();
+    side.prepend(...nextCharts);
+    charts = nextCharts;
+    setSteps(controls, K);
+    handle.scene = scene;
+    shown = -1;
+    go(k);
+  };
+  const handle = { unmount, picture, scene, root, go, shown: () => shown, setRun };
+  return handle;
 }
 
 /**
@@ -269,9 +304,16 @@ export function mountPlayer(model, el, spec = model.get("run")) {
  */
 function render({ model, el }) {
   let player = mountPlayer(model, el);
+  let preset = model.get("run").style.name;
   const onRun = () => {
-    player.unmount();
+    const run = model.get("run");
+    if (run.style.name === preset) {
+      player.setRun(run, model.get("k")); // the same layout: only the run's parts are made again
+      return;
+    }
+    player.unmount(); // another preset lays the player out otherwise
     player = mountPlayer(model, el);
+    preset = run.style.name;
   };
   model.on("change:run", onRun);
   return () => {

@@ -264,27 +264,24 @@ function arrow(doc, g, a, e, look) {
 }
 
 /**
- * The line <w, x> + b = 0 inside the view (nothing when w = 0 or it misses the view).
+ * A boundary inside the view: the line <w, x> + b = 0 (`seg`, two points, or null: w = 0 or it misses the view),
+ * or for lifted points a list of polylines (a circle or a line cut to the view, from Python's `curves`).
  * @param {Document} doc
  * @param {SVGElement} g
- * @param {number[][] | null} seg
+ * @param {number[][] | number[][][] | null} seg
  * @param {ReturnType<typeof transform>} tf
  * @param {Record<string, string>} attrs
  */
 function boundary(doc, g, seg, tf, attrs) {
-  if (seg === null) return;
-  svgEl(
-    doc,
-    "line",
-    {
-      x1: fmt(tf.x(seg[0][0])),
-      y1: fmt(tf.y(seg[0][1])),
-      x2: fmt(tf.x(seg[1][0])),
-      y2: fmt(tf.y(seg[1][1])),
-      ...attrs,
-    },
-    g,
-  );
+  if (seg === null || seg.length === 0) return;
+  const at = (p) => `${fmt(tf.x(p[0]))},${fmt(tf.y(p[1]))}`;
+  if (Array.isArray(seg[0][0])) {
+    const d = seg.map((piece) => piece.map((p, j) => `${j ? "L" : "M"}${at(p)}`).join("")).join("");
+    svgEl(doc, "path", { d, fill: "none", ...attrs }, g);
+    return;
+  }
+  const [x1, y1, x2, y2] = [tf.x(seg[0][0]), tf.y(seg[0][1]), tf.x(seg[1][0]), tf.y(seg[1][1])].map(fmt);
+  svgEl(doc, "line", { x1, y1, x2, y2, ...attrs }, g);
 }
 
 /**
@@ -367,21 +364,23 @@ export function drawFrame(scene, k) {
   over.replaceChildren();
   drawMistakes(doc, scene, k);
   const dash = `${fmt(4 * s.thin_width * PT)} ${fmt(3 * s.thin_width * PT)}`;
+  const lifted = spec.mode === "lifted"; // Python's circles (or lines) in the view, no arrows, Python's notes
+  const line = (j) => (lifted ? spec.curves[j] : boundarySegment(spec.w[j], spec.b[j], spec.view));
   if (k > 0) {
-    boundary(doc, over, boundarySegment(spec.w[k - 1], spec.b[k - 1], spec.view), tf, {
+    boundary(doc, over, line(k - 1), tf, {
       class: "pp-boundary-before",
       stroke: s.colors.prev,
       "stroke-width": fmt(s.thin_width * PT),
       "stroke-dasharray": dash,
     });
   }
-  const seg = boundarySegment(spec.w[k], spec.b[k], spec.view);
+  const seg = line(k);
   boundary(doc, over, seg, tf, {
     class: "pp-boundary",
     stroke: s.colors.boundary,
     "stroke-width": fmt(s.line_width * PT),
   });
-  const scale = drawArrows(doc, scene, k);
+  const scale = lifted ? 1 : drawArrows(doc, scene, k);
   const r = (Math.sqrt(s.ring_size) * PT) / 2;
   for (const i of spec.ring[k]) {
     svgEl(
@@ -407,5 +406,5 @@ export function drawFrame(scene, k) {
     const span = svgEl(doc, "tspan", { x: scene.caption.getAttribute("x"), dy: j === 0 ? 0 : "1.2em" }, scene.caption);
     span.textContent = text;
   });
-  scene.note.textContent = notes(spec.w[k], scale, seg).join("; ");
+  scene.note.textContent = lifted ? spec.notes[k] : notes(spec.w[k], scale, seg).join("; ");
 }
