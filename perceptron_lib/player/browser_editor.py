@@ -26,18 +26,21 @@ from ..core.own_data import MAX_POINTS, empty_run, fit_settings, points_literal,
 from ..core.training import fit_perceptron
 from ..draw import style as _style
 from . import front
-from .browser import RUN_VERSION, _Still, run_trait
+from .browser import RUN_VERSION, _front_panels, _Still, run_trait
 from .panels.data import DataPanel
 from .readout import all_words, alt_text, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
 
-__all__ = ["BrowserEditor", "EDIT_HINT", "EDITOR_MODULES", "editor_source"]
+__all__ = ["BrowserEditor", "EDIT_HINT", "KERNEL_NOTE", "EDITOR_MODULES", "editor_source"]
 
 #: What a click does: the end of the picture's accessible name (``front/editor_ui.js`` says the same).
 EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class), drag a point to move it, "
              "alt-click it to remove it.")
+#: What the editor says when its own run shows without the panels that need Python (no kernel, or a slow one).
+KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
+               "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
-EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "runspec.js", "editor_ui.js", "editor.js")
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "runspec.js", "editor_ui.js", "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 
@@ -70,6 +73,16 @@ def _settings(base: dict, settings) -> dict:
     return {name: (np.asarray(v, dtype=float).tolist() if name == "w0" else v) for name, v in out.items()}
 
 
+def _recipe(panel):
+    """What the browser needs to compute `panel` for a run of its own (its ``browser()``), or None (kernel only)."""
+    make = getattr(panel, "browser", None)
+    recipe = make() if callable(make) else None
+    if recipe is not None and not (isinstance(recipe, dict) and "kind" in recipe):
+        raise TypeError(f"{type(panel).__name__}.browser() must return a dict with a 'kind' (a key of "
+                        f"front/claims.js BROWSER_PANELS) or None; got {recipe!r}.")
+    return recipe
+
+
 def _as_points(value, max_points=MAX_POINTS):
     """The ``points`` or ``lesson`` trait's [X, y] as arrays, checked by the edit rules; raises TraitError."""
     try:
@@ -96,6 +109,18 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     X, y : array-like
         The lesson's points (at least one), X of shape (n, 2), y in {-1, +1}: the editor starts from them, and
         "Start again" comes back to them.
+    panels : sequence of FrontPanel
+        Panels beside the data panel, as `BrowserPlayer`'s: with a kernel each gives its spec for the library's run
+        (``front``). A panel with a ``browser()`` method that returns a recipe (`ClaimsPanel`: its numbers ported to
+        ``front/claims.js``) is computed by the browser too for its own run, so that it is drawn at once after an
+        edit and with no kernel; the others (``browser()`` absent or None) show with Python's run only, and with no
+        kernel the editor says so (`kernel_note`).
+    readout : callable, optional
+        ``readout(run, X, y, k) -> list of str``: the library's run's readout at step k, before the summary lines
+        (default `readout.state_lines`; the browser's own run is worded by ``front/words.js`` as `state_lines`).
+    kernel_note : str, optional
+        What the editor says when its browser's run shows without the panels that need Python (default: a
+        sentence naming them as "some panels").
     fit : callable, optional
         ``fit(X, y) -> Run``: what Python fits the points with when a kernel runs (default `fit_perceptron` with
         `settings`). The browser fits with `settings`; a `fit` that computes another run replaces the browser's
@@ -148,22 +173,28 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     k = traitlets.Int(0).tag(sync=True)
     interval_ms = traitlets.Int(500).tag(sync=True)
 
-    def __init__(self, run, X, y, *, fit=None, settings=None, max_epochs=100, separator="line",
-                 max_points=MAX_POINTS, style=None, interval_ms=500, k=0):
+    def __init__(self, run, X, y, *, panels=(), fit=None, settings=None, max_epochs=100, separator="line",
+                 max_points=MAX_POINTS, style=None, interval_ms=500, k=0, readout=None, kernel_note=None):
         X, y = check_X_y(X, y)
         if X.shape[1] != 2:
             raise ValueError(f"BrowserEditor edits points in the plane; got X with {X.shape[1]} features.")
         if fit is not None and not callable(fit):
             raise TypeError(f"fit must be a function fit(X, y) -> Run, or None; got {type(fit).__name__}.")
         start = edits.start(X, y, max_points=max_points)
-        self._fit, self._separator, self._style = fit, str(separator), _style.get(style)
+        self._panels = _front_panels(panels)
+        recipes = [_recipe(p) for p in self._panels]
+        if readout is not None and not callable(readout):
+            raise TypeError(f"readout must be a function readout(run, X, y, k) -> list of str, or None; got "
+                            f"{type(readout).__name__}.")
+        self._fit, self._separator, self._style, self._readout = fit, str(separator), _style.get(style), readout
         self._run = self._summary = self._still = None
         chosen = _settings(fit_settings(run, max_epochs=max_epochs), settings)
         points = _as_trait(*start.arrays())
         first = self._fitted(*start.arrays(), chosen)
         super().__init__(settings=chosen, lesson=points, points=points, run=first, k=int(k),
                          interval_ms=int(interval_ms),
-                         options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT})
+                         options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT,
+                                  "panels": recipes, "kernel_note": str(kernel_note or KERNEL_NOTE)})
         self.observe(self._refit, names=["points", "settings"])
 
     def __repr__(self):
@@ -186,6 +217,8 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         self._run, self._summary, self._data, self._still = run, summary, (X, y), None
 
         lines, alts = all_words(run, X, y)  # `state_lines` and `alt_text` of every step of this run, in one pass
+        if self._readout is not None and len(y):
+            lines = [self._readout(run, X, y, k) for k in range(len(run.history))]
 
         def readout(run, X, y, k):
             return [*lines[k], *notes]
@@ -194,11 +227,12 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
             return f"{alts[k]} {EDIT_HINT}"
 
         if len(y):
-            return run_trait(run, X, y, style=self._style, readout=readout, alt=alt)
+            return run_trait(run, X, y, style=self._style, readout=readout, alt=alt, panels=self._panels)
         xlim, ylim = DataPanel(mode="plain").view_for(run, X)
         return {"version": RUN_VERSION, **step_numbers(run, X, y), "lines": [readout(run, X, y, 0)],
                 "alt": [alt(run, X, y, 0)], "view": {"xlim": list(xlim), "ylim": list(ylim)},
-                "style": self.run["style"], "crossed": "wrong side" if run.update_on == "negative" else "mistake"}
+                "style": self.run["style"], "crossed": "wrong side" if run.update_on == "negative" else "mistake",
+                "panels": [p.front(run, X.reshape(-1, 2), y, style=self._style) for p in self._panels]}
 
     def _refit(self, _change=None):
         self.run = self._fitted(self.X, self.y, self.settings)
@@ -274,8 +308,9 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         if self._still is None:
             run = self._run if len(self._data[1]) else self._fit_run(X.reshape(-1, 2), y, self.settings)
             notes = summary_lines(summarize(X.reshape(-1, 2), y, run), separator=self._separator)
-            self._still = _Still(run, X.reshape(-1, 2), y, k=0, style=self._style,
-                                 readout=lambda r, X_, y_, k: [*state_lines(r, X_, y_, k), *notes],
+            words = self._readout or state_lines
+            self._still = _Still(run, X.reshape(-1, 2), y, k=0, style=self._style, panels=self._panels,
+                                 readout=lambda r, X_, y_, k: [*words(r, X_, y_, k), *notes],
                                  alt=lambda r, X_, y_, k: f"{alt_text(r, X_, y_, k)} {EDIT_HINT}")
         return self._still.at(min(self.k, self._still.K))
 

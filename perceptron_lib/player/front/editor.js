@@ -11,6 +11,7 @@
  * selection, the step and the focus stay). Python may also set `points` (a load), `lesson` and `settings`.
  */
 
+import { BROWSER_PANELS } from "./claims.js";
 import { htmlEl } from "./controls.js";
 import { buildEditorControls, drawMarks, EDIT_HINT, EDITOR_CSS } from "./editor_ui.js";
 import {
@@ -33,6 +34,8 @@ import { ownNum } from "./words.js";
 
 /** A press within this many CSS px of a point's marker (beyond its own radius) is on the point. */
 export const HIT_SLACK_PX = 4;
+/** How long the browser's run shows before the editor says that some panels wait for a kernel, ms. */
+export const KERNEL_WAIT_MS = 1500;
 /** A press and a release further apart than this (CSS px) is a drag, not a click. */
 export const DRAG_PX = 4;
 /** The elements of the player that can hold the focus, in order (to give it back after a new picture). */
@@ -84,7 +87,8 @@ export function mountEditor(model, el) {
   const ui = buildEditorControls(doc, id);
   const slot = htmlEl(doc, "div", { class: "pe-player" });
   const root = htmlEl(doc, "div", { class: "perceptron-browsereditor", id });
-  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), ui.row, ui.cursorRow, ui.message, slot, ui.help, ui.more);
+  const note = htmlEl(doc, "p", { class: "pe-kernel-note", hidden: "" });
+  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), ui.row, ui.cursorRow, ui.message, note, slot, ui.help, ui.more);
   el.replaceChildren(root);
 
   const options = model.get("options");
@@ -109,7 +113,20 @@ export function mountEditor(model, el) {
       view,
       separator: options.separator,
       hint: options.hint,
+      recipes: options.panels ?? [],
     });
+  // panels the browser cannot compute for its own run (they need Python): a note if Python's run does not come
+  const kernelOnly = (options.panels ?? []).some((r) => !r || !BROWSER_PANELS[r.kind]);
+  let noteTimer = null;
+  const waitNote = (whose) => {
+    win.clearTimeout(noteTimer);
+    note.hidden = true;
+    if (!kernelOnly || whose !== "browser") return;
+    noteTimer = win.setTimeout(() => {
+      note.textContent = options.kernel_note ?? "Some panels need Python: they show when a kernel runs.";
+      note.hidden = root.dataset.run !== "browser";
+    }, KERNEL_WAIT_MS);
+  };
   const say = (text, problem = false) => {
     ui.message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
     ui.message.classList.toggle("pe-problem", problem);
@@ -121,6 +138,7 @@ export function mountEditor(model, el) {
    * The root's `data-run` says whose run is drawn: "browser" (fitted here) or "library" (Python's). */
   const show = (next, k, whose = "browser") => {
     root.dataset.run = whose;
+    waitNote(whose);
     const focused = player === null ? -1 : focusIndex();
     if (player !== null) player.unmount();
     spec = next;
@@ -405,6 +423,7 @@ export function mountEditor(model, el) {
   say(EDIT_HINT);
 
   const unmount = () => {
+    win.clearTimeout(noteTimer);
     win.removeEventListener("keydown", onKey, true);
     for (const [event, handler] of Object.entries(fromPython)) model.off(event, handler);
     player.unmount();

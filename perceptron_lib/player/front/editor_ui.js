@@ -25,6 +25,8 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor .pe-row[hidden] { display: none; }
 .perceptron-browsereditor .pe-message { min-height: 1.4em; margin: 2px 0 6px; max-width: 60em; }
 .perceptron-browsereditor .pe-message.pe-problem { color: #8a1c00; }
+.perceptron-browsereditor .pe-kernel-note { margin: 0 0 6px; max-width: 60em; color: #444; font-style: italic; }
+.perceptron-browsereditor .pe-kernel-note[hidden] { display: none; }
 .perceptron-browsereditor fieldset { display: inline-flex; gap: 4px; align-items: center; border: 0; margin: 0;
   padding: 0; }
 .perceptron-browsereditor legend { float: left; margin-right: 4px; padding: 0; }
@@ -38,7 +40,7 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor textarea { width: min(100%, 640px); height: 5em; font-family: monospace; }
 .perceptron-browsereditor .pe-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
-.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-keyhelp, .pe-more, .pe-more *) {
+.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-more, .pe-more *) {
   font-size: var(--pp-text); }
 `;
 

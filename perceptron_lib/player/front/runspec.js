@@ -9,6 +9,7 @@
  * not the words of every step.
  */
 
+import { BROWSER_PANELS } from "./claims.js";
 import { summarize } from "./max_margin.js";
 import { dot, fitPerceptron, isMistake, norm } from "./perceptron.js";
 import { RUN_VERSION } from "./player.js";
@@ -127,8 +128,9 @@ export function wrongAt(w, b, X, y, updateOn) {
  * @param {object} run `editorFit`'s result
  * @param {number[][]} X the points as fitted
  * @param {number[]} y
- * @param {{style: object, view: object, separator: string, hint: string}} look the preset's style, the view, the
- *   word for what separates, and the words the picture's name ends with (what a click does)
+ * @param {{style: object, view: object, separator: string, hint: string, recipes: (object|null)[]}} look the
+ *   preset's style, the view, the word for what separates, the words the picture's name ends with (what a click
+ *   does), and the recipe of each of the editor's panels (null: the browser cannot compute it; `browserPanels`)
  * @returns {object}
  */
 export function editorRunSpec(run, X, y, look) {
@@ -158,8 +160,22 @@ export function editorRunSpec(run, X, y, look) {
     view: look.view,
     style: look.style,
     crossed: updateOn === "negative" ? "wrong side" : "mistake",
-    panels: [],
+    panels: browserPanels(run, X, y, look.recipes ?? [], look.style),
     summary,
     notes,
   };
+}
+
+/**
+ * The specs of the editor's panels that the browser computes for a run of its own (`BROWSER_PANELS`, by the kind
+ * of the recipe Python sent); a panel it cannot compute (no recipe: it needs the kernel) is left out.
+ * @param {object} run `editorFit`'s result
+ * @param {number[][]} X
+ * @param {number[]} y
+ * @param {(object|null)[]} recipes
+ * @param {object} style
+ * @returns {object[]}
+ */
+export function browserPanels(run, X, y, recipes, style) {
+  return recipes.flatMap((r) => (r && BROWSER_PANELS[r.kind] ? [BROWSER_PANELS[r.kind](run, X, y, r, style)] : []));
 }

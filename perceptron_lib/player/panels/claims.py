@@ -20,6 +20,7 @@ numbers come from `perceptron_lib.core.proof.trace`; this module only draws.
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.lines import Line2D
 
@@ -189,6 +190,18 @@ class ClaimsPanel:
         if self.fixed_title is None:
             self.ax.title.set_text(self.caption(k))  # not set_title: that would re-read rcParams
         return self.moving
+
+    def browser(self) -> dict | None:
+        """The recipe with which an editor's browser computes `front` for a run of its own (``front/claims.js``
+        `claimsSpec`: the same numbers, from the maximum-margin separator); None for a given u or b (the browser
+        finds the maximum-margin one only)."""
+        if self.u is not None or self.b is not None:
+            return None
+        xmax = float(self.xmax_arg) if isinstance(self.xmax_arg, (int, float)) else self.xmax_arg
+        return {"kind": "claims", "show": self.show, "xmax": xmax, "title": self.fixed_title,
+                "colors": {"inner": INNER_COLOR, "norm": NORM_COLOR, "bound": BOUND_COLOR,
+                           "cursor": _style.CURSOR_COLOR},
+                "dotted": [float(v) for v in mpl.rcParams["lines.dotted_pattern"]]}
 
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): what `draw` and `update` show at each step,
