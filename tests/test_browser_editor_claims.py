@@ -17,6 +17,7 @@ import pytest
 from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import style as _style
+from perceptron_lib.player.browser import _style_trait
 from perceptron_lib.player.browser_editor import BrowserEditor
 from perceptron_lib.player.panels.claims import ClaimsPanel
 from tests.test_browser_editor_front import MOUNT_EDITOR
@@ -50,7 +51,8 @@ def page(chromium):
 def same(have, want, where="spec") -> None:
     """`have` equals `want`: the same keys and strings, numbers within TOL of their size."""
     if isinstance(want, dict):
-        assert isinstance(have, dict) and sorted(have) == sorted(want), f"{where}: keys {sorted(have)} != {sorted(want)}"
+        assert isinstance(have, dict), f"{where}: {have!r} is not a dict"
+        assert sorted(have) == sorted(want), f"{where}: keys {sorted(have)} != {sorted(want)}"
         for key in want:
             same(have[key], want[key], f"{where}.{key}")
     elif isinstance(want, (list, tuple)):
@@ -111,8 +113,6 @@ def test_the_browsers_claims_are_claims_panel_front_on_random_sets(page):
         panel = ClaimsPanel(show=show, xmax=xmax, title="fixed" if j % 17 == 0 else None)
         s = _style.get("lecture" if j % 3 == 0 else "notebook")
         wants.append(panel.front(run, X, y, style=s))
-        from perceptron_lib.player.browser import _style_trait
-
         cases.append({"w": run.history.w.tolist(), "b": run.history.b.tolist(), "eta": eta, "fit_bias": fit_bias,
                       "X": X.tolist(), "y": y.tolist(), "recipe": panel.browser(), "style": _style_trait(s)})
     haves = _claims_in_browser(page, cases)
@@ -140,8 +140,9 @@ def test_the_editor_with_no_kernel_draws_the_claims_of_its_own_run(page):
     # an edit with no kernel: the browser's run, with its claims panel, at once
     box = page.locator("#widget .pp-plot").first.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.15)
-    got = json.loads(page.evaluate("""() => JSON.stringify({run: document.querySelector('#widget .perceptron-browsereditor')
-        .dataset.run, panels: editor.spec().panels, X: editor.state().X, y: editor.state().y,
+    got = json.loads(page.evaluate("""() => JSON.stringify({
+        run: document.querySelector('#widget .perceptron-browsereditor').dataset.run,
+        panels: editor.spec().panels, X: editor.state().X, y: editor.state().y,
         charts: document.querySelectorAll('#widget .pp-chart').length})"""))
     assert got["run"] == "browser" and got["charts"] == 1 and len(got["y"]) == 5
     X, y = np.array(got["X"]), np.array(got["y"], dtype=float)
