@@ -91,8 +91,7 @@ class BrowserControlled(PlayerShown, anywidget.AnyWidget):
     browser sends ``k`` only while it shows Python's run).
     """
 
-    _esm = switch_module("controlled.js", before=("numpy_random.js", "perceptron.js", "max_margin.js", "words.js"),
-                         after=("runspec.js", "switch.js"))
+    _esm = switch_module("controlled.js")
     datasets = traitlets.List(traitlets.Dict()).tag(sync=True)
     controls = traitlets.List(traitlets.Dict()).tag(sync=True)
     fit = traitlets.Dict().tag(sync=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 import re
+from importlib import resources
 
 import anywidget
 import numpy as np
@@ -30,25 +31,41 @@ from .readout import alt_text, state_lines
 from .recording import ShownWidget, fold, scene_recording, scene_still
 from .render import DENSITY, Scene
 
-__all__ = ["BrowserSwitch", "PlayerShown", "shared_view", "switch_module"]
+__all__ = ["BrowserSwitch", "PlayerShown", "module_order", "shared_view", "switch_module"]
+
+_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";$', re.M)
 
 
-def switch_module(entry: str, *, before=(), after=()) -> str:
+def switch_module(entry: str) -> str:
     """The one ES module of a widget whose entry (`entry`, with anywidget's default export) builds on the player:
-    the player's modules joined before it (with `before` and `after` them), the player's own default export left
-    out."""
-    return _joined((*before, *front.PLAYER_MODULES, *after, entry))
-
-
-def _joined(modules) -> str:
-    """`front.source(modules)` with one default export: the last module's (each before it may have its own, as
-    ``player.js`` and ``switch.js`` do)."""
-    text = front.source(tuple(modules))
+    the player's modules and every module `entry` imports, each after those it imports (`module_order`), with one
+    default export, the entry's (``player.js`` and ``switch.js`` have their own)."""
+    text = front.source(module_order((*front.PLAYER_MODULES, entry)))
     last = text.rindex("\n// ---- ")
     head, n = re.subn(r"^export default .*;\n", "", text[:last], flags=re.M)
     if n < 1:
-        raise RuntimeError("player.js has no 'export default ...;' line to leave out: update _joined.")
+        raise RuntimeError("player.js has no 'export default ...;' line to leave out: update switch_module.")
     return head + text[last:]
+
+
+def module_order(roots) -> tuple:
+    """`roots` and every front module they import, each after the modules it imports (depth first, in the order the
+    roots and the imports are written)."""
+    order: list[str] = []
+
+    def visit(name, path=()):
+        if name in order:
+            return
+        if name in path:
+            raise ValueError(f"the front modules import each other in a circle: {' -> '.join((*path, name))}.")
+        text = resources.files(front).joinpath(name).read_text(encoding="utf-8")
+        for needed in _IMPORT.findall(text):
+            visit(needed, (*path, name))
+        order.append(name)
+
+    for root in roots:
+        visit(root)
+    return tuple(order)
 
 
 def shared_view(views) -> dict:

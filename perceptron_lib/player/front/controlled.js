@@ -15,7 +15,7 @@ import { htmlEl } from "./controls.js";
 import { fitPerceptron } from "./perceptron.js";
 import { clampStep, mountPlayer, RUN_VERSION } from "./player.js";
 import { wrongAt } from "./runspec.js";
-import { besideCss } from "./switch.js";
+import { besideCss, fitBeside } from "./switch.js";
 import { altText, stateLines } from "./words.js";
 
 /**
@@ -200,12 +200,15 @@ export function mountControlled(model, el) {
   const holder = htmlEl(doc, "div", { class: "pp-holder" });
   let spec = model.get("run");
   let player = null;
+  let unfit = () => {};
   const show = (run, kernel, k) => {
     if (player !== null) player.unmount();
+    unfit();
     spec = run;
     local.kernel = kernel;
     local.k = clampStep(k, run.K);
     player = mountPlayer(proxy, holder, run);
+    unfit = fitBeside(player, form.el);
   };
   const tellK = (k) => {
     if (Number(model.get("k")) === k) return;
@@ -265,6 +268,7 @@ export function mountControlled(model, el) {
     model.off("change:run", onRun);
     model.off("change:settings", onSettings);
     model.off("change:k", onK);
+    unfit();
     player.unmount();
     root.remove();
   };

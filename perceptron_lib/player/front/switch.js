@@ -27,9 +27,8 @@ export const VIEW_RESERVE = 180;
  * readout), in a widget of class `root` at least 56em wide. The widget's grid is passed down through the player's
  * boxes (CSS subgrid), which keep their places in the page's tree and their boxes: the focus stays on a control
  * while the player of the run it chose is built, and the player is one box as ever. Narrower, `item` stays right
- * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`). In the lecture preset
- * the side column fills what the picture leaves under `item` (its size does not count: CSS `contain`) and its
- * readout scrolls there, as the player's own lecture layout does beside the whole picture.
+ * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`); in the lecture preset
+ * `fitBeside` holds the side column to what the picture leaves under `item`.
  * @param {string} root
  * @param {string} item
  * @returns {string}
@@ -49,10 +48,31 @@ export function besideCss(root, item) {
   ${r} .pp-body > :not(.pp-figure) { grid-column: 2; grid-row: 2; max-width: none; min-width: 0; }
   ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
   ${r} > .${item} { grid-column: 2; grid-row: 2; position: relative; z-index: 1; margin-bottom: 10px; }
-  ${r} .pp-large .pp-body > :not(.pp-figure) { contain: size; align-self: stretch; min-height: 0;
-    max-height: none !important; }
 }
 .${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
+}
+
+/**
+ * In the lecture preset, the player holds the column beside its picture to the picture's height, and its readout
+ * scrolls there (`mountPlayer`'s own rule). Under `item` the column starts lower: hold it to the picture's bottom.
+ * Runs whenever the picture or `item` changes size; returns what stops it.
+ * @param {{root: HTMLElement}} player `mountPlayer`'s handle
+ * @param {HTMLElement} item
+ * @returns {() => void}
+ */
+export function fitBeside(player, item) {
+  const win = item.ownerDocument.defaultView;
+  const figure = player.root.querySelector(".pp-figure");
+  const side = player.root.querySelector(".pp-body > :not(.pp-figure)");
+  if (!player.root.classList.contains("pp-large") || !figure || !side || !win.ResizeObserver) return () => {};
+  const fit = () => {
+    const [f, s, i] = [figure, side, item].map((e) => e.getBoundingClientRect());
+    if (i.left >= f.right - 1 && s.left >= f.right - 1) side.style.maxHeight = `${Math.max(0, f.bottom - s.top)}px`;
+  };
+  const observer = new win.ResizeObserver(fit); // after the player's own: this one has the last word
+  observer.observe(figure);
+  observer.observe(item);
+  return () => observer.disconnect();
 }
 
 /** The switch's look: the choices as one row of joined buttons; the chosen one filled, bold and ticked. */
@@ -130,18 +150,21 @@ export function mountSwitch(model, el) {
   root.append(htmlEl(doc, "style", {}, SWITCH_CSS + besideCss("perceptron-browserswitch", "perceptron-choice")), grid);
   el.replaceChildren(root);
   let player = mountPlayer(model, holder, runs[current]);
+  let unfit = fitBeside(player, group);
 
   /** Show run j at the step shown now (clamped): drawn first, then one message to the model. */
   const choose = (j) => {
     if (j === current || !(j >= 0 && j < runs.length)) return;
     const k = clampStep(player.shown(), runs[j].K);
     player.unmount();
+    unfit();
     current = j;
     inputs[j].checked = true;
     model.set("choice", j);
     if (model.get("k") !== k) model.set("k", k);
     model.save_changes();
     player = mountPlayer(model, holder, runs[j]);
+    unfit = fitBeside(player, group);
   };
   const onInput = (event) => choose(Number(event.target.value));
   for (const input of inputs) input.addEventListener("change", onInput);
@@ -150,13 +173,16 @@ export function mountSwitch(model, el) {
     const j = Number(model.get("choice"));
     if (j === current || !(j >= 0 && j < runs.length)) return;
     player.unmount();
+    unfit();
     current = j;
     inputs[j].checked = true;
     player = mountPlayer(model, holder, runs[j]);
+    unfit = fitBeside(player, group);
   };
   model.on("change:choice", onModelChoice);
   const unmount = () => {
     model.off("change:choice", onModelChoice);
+    unfit();
     player.unmount();
     root.remove();
   };
