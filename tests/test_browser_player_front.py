@@ -30,6 +30,7 @@ from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import plotting
 from perceptron_lib.player.browser import BrowserPlayer
 from perceptron_lib.player.panels.data import DataPanel, _fraction
+from perceptron_lib.player.panels.updates import EpochPanel
 from perceptron_lib.player.readout import alt_text, state_lines
 
 PX = 0.02  # the markup writes coordinates to 0.01 px
@@ -328,6 +329,34 @@ def test_frame_k_is_the_same_markup_whatever_the_path(page, name):
                 r.querySelector('.pp-picture').getAttribute('aria-label')]; }"""
     forward = same_whatever_the_path(page, read, K)
     assert len({f[0] for f in forward}) == K + 1 or K == 0
+
+
+@pytest.mark.browser
+def test_a_new_run_is_drawn_in_the_same_elements_as_a_fresh_player_draws_it(page):
+    """A new `run` from Python (`handle.setRun`): the same widget as a player mounted afresh on it at the same k
+    (picture, legend, readout, controls), and the picture keeps the focus, the readout element and the speed."""
+    read = """() => { const r = document.querySelector('#widget');
+        const inner = r.firstElementChild.cloneNode(true);
+        inner.removeAttribute('id');
+        for (const e of inner.querySelectorAll('[id], [aria-describedby]')) {
+            e.removeAttribute('id'); e.removeAttribute('aria-describedby'); }
+        return inner.outerHTML.replace(/perceptron-player-\\d+|pp-clip-[a-z0-9]+/g, ''); }"""
+    plain, charted = BrowserPlayer(*RUNS["03 forty points"][:3]), BrowserPlayer(*RUNS["xor cycle"][:3],
+                                                                                  panels=[EpochPanel()])
+    for first, second, k in ((plain, charted, 5), (charted, plain, 3)):
+        page.evaluate("(state) => window.mount(state)", {"run": second.run, "k": k, "interval_ms": 250})
+        fresh = page.evaluate(read)
+        page.evaluate("(state) => window.mount(state)", {"run": first.run, "k": 2, "interval_ms": 250})
+        page.focus("#widget .pp-picture")
+        page.evaluate("() => { window.readoutBefore = document.querySelector('#widget .pp-readout'); }")
+        page.evaluate("([run, k]) => { window.model.set('k', k); window.model.fromPython('run', run); }",
+                      [second.run, k])
+        assert page.evaluate(read) == fresh
+        assert page.evaluate("""() => document.activeElement === document.querySelector('#widget .pp-picture')
+            && window.readoutBefore === document.querySelector('#widget .pp-readout')""")
+        assert page.input_value("#widget select") == "250"
+        page.keyboard.press("End")
+        assert page.evaluate("() => window.model.get('k')") == second.K
 
 
 def same_whatever_the_path(page, read: str, K: int, *, jumps: int = 10) -> list:

@@ -21,7 +21,7 @@ import pytest
 
 from perceptron_lib.core import data, kernels
 from perceptron_lib.core.frames import step_numbers
-from perceptron_lib.core.lift_view import ASPECT, bowl_mesh, bowl_section, project, view_axes
+from perceptron_lib.core.lift_view import ASPECT, boundary_in_view, bowl_mesh, bowl_section, project, view_axes
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import style
 from perceptron_lib.player import LiftedPanel, front
@@ -307,61 +307,86 @@ def test_axe_finds_nothing_serious_in_the_panel(page, name):
 
 # ---------------------------------------------------------------------------------------------- in the player
 def _lifted_player_trait(name):
-    """A `run` trait for the player's front end with the lifted panel, made by hand (BrowserPlayer itself takes 2-D
-    data only so far): the run on lifted points, the data panel on their first two coordinates, the panel's spec."""
-    from perceptron_lib.player.browser import RUN_VERSION
-    from perceptron_lib.player.panels.data import DataPanel
+    """The `run` trait of `BrowserPlayer(run, Z, y, panels=[LiftedPanel()])` on lifted points."""
+    from perceptron_lib.player.browser import BrowserPlayer
 
     run, Z, y, preset = RUNS[name]
-    s = style.get(preset)
-    xlim, ylim = DataPanel(mode="lifted").view_for(run, Z[:, :2])
-    K = len(run.history) - 1
-    return {
-        "version": RUN_VERSION,
-        **step_numbers(run, Z, y),
-        "lines": [[f"step {k}"] for k in range(K + 1)],
-        "alt": [f"the data at step {k}" for k in range(K + 1)],
-        "view": {"xlim": list(xlim), "ylim": list(ylim)},
-        "style": _style_trait(s),
-        "crossed": "mistake",
-        "panels": [LiftedPanel().front(run, Z, y, style=s)],
-    }
+    return BrowserPlayer(run, Z, y, panels=[LiftedPanel()], style=preset).get_state()["run"]
+
+
+@pytest.fixture(scope="module")
+def player_page(chromium):
+    from test_browser_player_front import front_page
+
+    yield from front_page(chromium)
+
+
+def _pieces(d):
+    """The polylines of an SVG path of M and L commands, as arrays of (x, y) pixels."""
+    return [np.array(re.findall(r"(-?[\d.]+),(-?[\d.]+)", part), dtype=float) for part in d.split("M")[1:]]
 
 
 @pytest.mark.browser
-def test_the_player_hosts_the_lifted_panel_and_steps_it(chromium):
-    from test_browser_player_front import FAKE_MODEL
+@pytest.mark.parametrize("name", ["05 rings", "no separating plane", "five points"])
+def test_the_data_panel_of_lifted_points_draws_pythons_circles_and_notes_and_no_arrows(player_page, name):
+    """Each step's boundary (and the one before) is Python's `boundary_in_view` through the view's map, to 0.01 px;
+    the note is Python's `boundary_note`; no arrow is drawn and the legend names none."""
+    page = player_page
+    trait = _lifted_player_trait(name)
+    run, Z, y, _ = RUNS[name]
+    assert trait["mode"] == "lifted" and len(trait["curves"]) == len(trait["notes"]) == trait["K"] + 1
+    page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", trait)
+    (x0, x1), (y0, y1) = trait["view"]["xlim"], trait["view"]["ylim"]
+    unit = trait["style"]["panel_px"] / max(x1 - x0, y1 - y0)
+    legend = page.eval_on_selector_all("#widget .pp-legend li", "items => items.map((li) => li.textContent)")
+    assert "boundary" in legend and not {"w", "w before", "η·y·x"} & set(legend)
+    for k in range(min(trait["K"], 12) + 1):
+        page.evaluate("(k) => window.model.fromPython('k', k)", k)
+        got = page.evaluate("""() => {
+            const d = (sel) => [...document.querySelectorAll(`#widget svg.pp-scene ${sel}`)]
+                .map((e) => e.getAttribute('d'));
+            return {now: d('path.pp-boundary'), before: d('path.pp-boundary-before'),
+                    arrows: document.querySelectorAll('#widget .pp-arrow').length,
+                    note: document.querySelector('#widget .pp-note').textContent};
+        }""")
+        assert got["arrows"] == 0 and got["note"] == trait["notes"][k]
+        for key, j in (("now", k), ("before", k - 1)):
+            want = [] if j < 0 else boundary_in_view(run.history.w[j], run.history.b[j], (x0, x1), (y0, y1))
+            want = [np.column_stack([(P[:, 0] - x0) * unit, (y1 - P[:, 1]) * unit]) for P in want]
+            drawn = _pieces(got[key][0]) if got[key] else []
+            assert len(got[key]) == (1 if want else 0) and len(drawn) == len(want), (k, key)
+            for a, b in zip(drawn, want, strict=True):
+                assert a.shape == b.shape and np.abs(a - b).max() <= PX
 
-    from perceptron_lib.player.browser import BrowserPlayer
 
-    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
-    page = ctx.new_page()
-    try:
-        page.set_content('<!doctype html><html lang="en"><title>the player</title><body><main></main></body></html>')
-        page.evaluate("""async (src) => {
-            const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
-            window.front = await import(url);
-        }""", BrowserPlayer._esm)
-        page.evaluate(FAKE_MODEL)
-        trait = _lifted_player_trait("05 rings")
-        page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", trait)
-        alone = """(k) => {
-            const p = window.front.buildLifted(document, window.model.get('run'), window.model.get('run').panels[0]);
-            p.draw(k);
-            return p.el.querySelector('svg').outerHTML;
-        }"""
-        shown = "() => document.querySelector('#widget .pl-lifted svg').outerHTML"
-        assert page.evaluate(shown) == page.evaluate(alone, 0)
-        for k in (1, 2, 3):
-            page.click("#widget button:text-is('Step')")
-            assert page.evaluate(shown) == page.evaluate(alone, k)
-        assert page.evaluate("() => window.model.get('k')") == 3
-        # the panel's keys turn it and leave the player's step alone
-        page.focus("#widget .pl-picture")
-        page.keyboard.press("ArrowLeft")
-        assert page.evaluate("() => window.model.get('k')") == 3
-        label = page.get_attribute("#widget .pl-picture", "aria-label")
-        assert label.endswith("Seen from azimuth −53°, elevation 24°.")
-    finally:
-        ctx.close()
+@pytest.mark.browser
+def test_the_player_hosts_the_lifted_panel_and_steps_it(player_page):
+    page = player_page
+    trait = _lifted_player_trait("05 rings")
+    page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", trait)
+    alone = """(k) => {
+        const p = window.front.buildLifted(document, window.model.get('run'), window.model.get('run').panels[0]);
+        p.draw(k);
+        return p.el.querySelector('svg').outerHTML;
+    }"""
+    shown = "() => document.querySelector('#widget .pl-lifted svg').outerHTML"
+    assert page.evaluate(shown) == page.evaluate(alone, 0)
+    for k in (1, 2, 3):
+        page.click("#widget button:text-is('Step')")
+        assert page.evaluate(shown) == page.evaluate(alone, k)
+    assert page.evaluate("() => window.model.get('k')") == 3
+    # the panel's keys turn it and leave the player's step alone, also with the pointer over the data panel (whose
+    # picture then listens for the player's keys: the lifted picture's data-own-keys keep its arrows its own)
+    page.hover("#widget .pp-picture")
+    page.focus("#widget .pl-picture")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => window.model.get('k')") == 3
+    label = page.get_attribute("#widget .pl-picture", "aria-label")
+    assert label.endswith("Seen from azimuth −53°, elevation 24°.")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => window.model.get('k')") == 3
+    assert page.get_attribute("#widget .pl-picture", "aria-label").endswith("Seen from azimuth −58°, elevation 24°.")
+    # the player's own keys still step it from the data panel
+    page.focus("#widget .pp-picture")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => window.model.get('k')") == 4
