@@ -130,7 +130,8 @@ function drawColorbar(doc, g, bar, style, side, x0) {
   const band = height / n;
   for (let j = 0; j < n; j++) {
     const y = top + height - (j + 1) * band;
-    svgEl(doc, "rect", { x: fmt(x0), y: fmt(y), width: fmt(width), height: fmt(band + 0.3), fill: bar.colors[j] }, g);
+    const at = { x: fmt(x0), y: fmt(y), width: fmt(width), height: fmt(band + 0.3) };
+    svgEl(doc, "rect", { class: "pc-bar-band", ...at, fill: bar.colors[j] }, g);
   }
   const edge = { fill: "none", stroke: "#000000", "stroke-width": fmt(style.spine_width * PT) };
   if (bar.extend) {

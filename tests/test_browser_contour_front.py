@@ -1,0 +1,140 @@
+"""Lesson 01's contour map in the browser (panel kind "contour", ``front/contour.js``), in Chromium.
+
+The player's front end is loaded as in ``test_browser_player_front.py`` (a blank page, no network, a stand-in for
+anywidget's model filled from a real widget's state). At every step k the drawn SVG is read back and checked
+against `ContourPathPanel.front`'s numbers through the plot's map from (w1, w2) to pixels: the bands and contour
+lines of b_k's layer (the only one shown), the kink lines, the path's vertices w_0..w_k, the star at w_k, the
+title; then frame k is the same markup after 0 -> k, K -> k and a jump; and the panel draws the kernel's colours.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from test_browser_panels_front import mount
+from test_browser_player_front import front_page, same_whatever_the_path
+
+from perceptron_lib import fit_perceptron
+from perceptron_lib.core import loss_surfaces
+from perceptron_lib.player.browser import BrowserPlayer
+from perceptron_lib.player.panels.curves import LossPanel
+from perceptron_lib.player.panels.loss_slice import ContourPathPanel
+
+PX = 0.02  # the markup writes coordinates to 0.01 px
+X8 = np.array([[-3, 1], [-1, -2], [-3, 3], [1, -3], [1, 3], [-3, -3], [-1, 2], [-1, 3]], dtype=float)
+y8 = np.array([-1, -1, 1, -1, 1, -1, 1, 1], dtype=float)
+
+READ = """() => {
+  const svg = document.querySelector('#widget svg.pp-contour');
+  const clip = svg.querySelector('clipPath rect');
+  const shown = [...svg.querySelectorAll('g.pc-layer')].filter((g) => g.getAttribute('display') !== 'none');
+  const labels = [...svg.querySelectorAll('g.pc-labels')].filter((g) => g.getAttribute('display') !== 'none');
+  const layer = shown[0];
+  return {
+    layers: shown.map((g) => Number(g.getAttribute('data-b'))),
+    labelGroups: labels.length,
+    size: [Number(clip.getAttribute('width')), Number(clip.getAttribute('height'))],
+    bands: [...layer.querySelectorAll('path.pc-band')].map((p) => [p.getAttribute('fill'), p.getAttribute('d')]),
+    lines: layer.querySelector('path.pc-lines')?.getAttribute('d') ?? '',
+    zero: layer.querySelector('path.pc-zero')?.getAttribute('d') ?? '',
+    kinks: [...layer.querySelectorAll('path.pc-kink')].map((p) => [Number(p.getAttribute('data-i')),
+      p.getAttribute('d')]),
+    labels: [...labels[0].querySelectorAll('g.pc-kink-label')].map((g) => [g.querySelector('text').textContent,
+      Number(g.querySelector('circle').getAttribute('cx')), Number(g.querySelector('circle').getAttribute('cy'))]),
+    path: svg.querySelector('path.pc-path-line').getAttribute('d'),
+    vertices: [...svg.querySelectorAll('circle.pc-vertex')].map((c) => [Number(c.getAttribute('cx')),
+      Number(c.getAttribute('cy'))]),
+    star: svg.querySelector('path.pc-point').getAttribute('d'),
+    title: svg.querySelector('.pp-chart-title').textContent,
+    ticks: [...svg.querySelectorAll('.pc-tick')].map((t) => t.textContent),
+    barLabel: svg.querySelector('.pc-bar-label').textContent,
+    barColors: [...svg.querySelectorAll('.pc-colorbar rect.pc-bar-band')].map((r) => r.getAttribute('fill')),
+  };
+}"""
+
+
+def _cases():
+    run = fit_perceptron(X8, y8)
+    L = loss_surfaces.loss_along_run(run, X8, y8)
+    return {
+        "lesson 01": (run, {}, [ContourPathPanel(), LossPanel(L, "perceptron loss L")]),
+        "lesson 01, lecture": (run, {"style": "lecture"}, [ContourPathPanel(), LossPanel(L, "perceptron loss L")]),
+        "0-1 loss, fixed b": (run, {}, [ContourPathPanel(loss="zero_one", b=-0.5)]),
+    }
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="module")
+def page(chromium):
+    yield from front_page(chromium)
+
+
+def _vertices(d: str) -> np.ndarray:
+    return np.array([[float(a), float(b)] for a, b in re.findall(r"[ML]([-\d.]+),([-\d.]+)", d)]).reshape(-1, 2)
+
+
+def _px(spec, size, P):
+    (x0, x1), (y0, y1) = spec["xlim"], spec["ylim"]
+    P = np.asarray(P, float).reshape(-1, 2)
+    return np.column_stack([(P[:, 0] - x0) / (x1 - x0) * size[0], size[1] - (P[:, 1] - y0) / (y1 - y0) * size[1]])
+
+
+def _check_frame(got, spec, k):
+    size = got["size"]
+    assert size == [spec["size_px"], spec["size_px"]]
+    layer = spec["layers"][spec["layer_of"][k]]
+    assert got["layers"] == [layer["b"]] and got["labelGroups"] == 1, k
+    assert [c for c, _ in got["bands"]] == [b["color"] for b in layer["bands"]]
+    for (_, d), band in zip(got["bands"], layer["bands"], strict=True):
+        assert np.abs(_vertices(d) - _px(spec, size, np.concatenate(band["rings"]))).max() <= PX
+    if layer["lines"]:
+        assert np.abs(_vertices(got["lines"]) - _px(spec, size, np.concatenate(layer["lines"]))).max() <= PX
+    if layer["zero"]:
+        assert np.abs(_vertices(got["zero"]) - _px(spec, size, np.concatenate(layer["zero"]))).max() <= PX
+    assert [i for i, _ in got["kinks"]] == [m["i"] for m in layer["kinks"]]
+    for (_, d), m in zip(got["kinks"], layer["kinks"], strict=True):
+        assert np.abs(_vertices(d) - _px(spec, size, m["seg"])).max() <= PX
+    assert [t for t, _, _ in got["labels"]] == [str(m["i"]) for m in layer["kinks"]]
+    for (_, cx, cy), m in zip(got["labels"], layer["kinks"], strict=True):
+        assert np.abs(np.array([cx, cy]) - _px(spec, size, m["at"])[0]).max() <= PX
+    W = np.asarray(spec["W"][: k + 1])
+    assert np.abs(_vertices(got["path"]) - _px(spec, size, W)).max() <= PX  # the path w_0..w_k, no further
+    assert np.abs(np.asarray(got["vertices"]) - _px(spec, size, W)).max() <= PX
+    star = _vertices(got["star"])
+    assert len(star) == 10 and np.abs(star.mean(axis=0) - _px(spec, size, W[-1])[0]).max() <= 0.05
+    assert got["title"] == spec["titles"][k].replace("\n", "")
+    assert got["ticks"] == [t.replace("-", "−") for t in spec["colorbar"]["labels"]]
+    assert got["barLabel"] == spec["colorbar"]["label"]
+    n = len(spec["colorbar"]["colors"]) - spec["colorbar"]["extend"]
+    assert got["barColors"] == spec["colorbar"]["colors"][:n]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", list(CASES))
+def test_frame_k_draws_the_layer_of_b_k_the_path_to_k_and_the_star_at_k(page, name):
+    run, kw, panels = CASES[name]
+    player = BrowserPlayer(run, X8, y8, panels=panels, **kw)
+    state = mount(page, player)
+    spec = state["panels"][0]
+    assert spec["kind"] == "contour"
+    K = spec["K"]
+    frames = same_whatever_the_path(page, READ, K)
+    for k in range(K + 1):
+        _check_frame(frames[k], spec, k)
+    assert len({tuple(f["layers"]) for f in frames}) == len(spec["layers"])  # every layer is shown at some k
+
+
+@pytest.mark.browser
+def test_the_panel_sits_beside_the_data_panel_in_a_notebooks_room(page):
+    run, kw, panels = CASES["lesson 01"]
+    mount(page, BrowserPlayer(run, X8, y8, panels=panels, **kw))
+    box = page.evaluate("""() => {
+      const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+      return {scene: r('#widget svg.pp-scene'), contour: r('#widget svg.pp-contour'), root: r('#widget > *')};
+    }""")
+    assert box["contour"]["left"] >= box["scene"]["right"]  # beside it, not under it, at 1440 px
+    assert box["root"]["height"] <= 780
