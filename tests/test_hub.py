@@ -218,7 +218,8 @@ def _open_lesson_03(page, hub, name):
         left = [(i, t.strip()) for i, t in enumerate(prompts) if not re.match(r"^\[\d+\]", t.strip())]
         raised = page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").all_inner_texts()
         pytest.fail(f"{name}: lesson 03 did not finish Run All in {TIMEOUT_MS / 1000:g} s; cells not done "
-                    f"{left[:5]} of {len(prompts)}; first error {raised[:1]}; picture {shot}")
+                    f"{left[:5]} of {len(prompts)}; first error in the page {raised[:1]}; picture {shot}; "
+                    f"as saved: {_saved_run(page, hub, name)}")
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']").count() == 0, (
         f"{name}: lesson 03 raised an error in the hub: {errors.all_inner_texts()[:1]}"
@@ -226,6 +227,21 @@ def _open_lesson_03(page, hub, name):
     player = page.locator(PLAYER).first
     player.scroll_into_view_if_needed()
     return player
+
+
+def _saved_run(page, hub, name) -> str:
+    """What the lesson's run left, read from the notebook saved now through the contents API: the hub's JupyterLab
+    keeps only the cells on screen in the page (windowing), so an error further up is not in the page."""
+    page.keyboard.press("Control+s")
+    page.wait_for_timeout(2000)
+    r = user(hub, name).user("GET", f"/api/contents/{LESSON}?content=1")
+    if r.status_code != 200:
+        return f"the contents API answered {r.status_code}"
+    cells = [c for c in r.json()["content"]["cells"] if c["cell_type"] == "code"]
+    ran = [c.get("execution_count") for c in cells]
+    errors = [f"cell {i}: {o.get('ename')}: {o.get('evalue')}" for i, c in enumerate(cells)
+              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    return f"{sum(n is not None for n in ran)} of {len(cells)} code cells ran; errors {errors[:2] or 'none'}"
 
 
 def test_everyone_logs_in_through_the_page_and_students_step_lesson_03(hub, chromium):
