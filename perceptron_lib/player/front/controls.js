@@ -51,6 +51,7 @@ export const CSS = `
 .perceptron-browserplayer .pp-keys summary { cursor: pointer; padding: 4px 6px; }
 .perceptron-browserplayer .pp-keys[open] { flex-basis: 100%; }
 .perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp) { font-size: var(--pp-text); }
+.perceptron-browserplayer.pp-large .pp-controls { margin-bottom: 2px; }
 `;
 
 /**

@@ -342,7 +342,8 @@ export function buildLifted(doc, runSpec, spec) {
   };
   wireTurns(picture, { azimuth, elevation }, state, turn);
   render();
-  return { el, draw, legend: [], turn, view: () => ({ ...state }) };
+  // tall: the player's lecture layout puts it after the column beside the data panel (its readout stays in view)
+  return { el, draw, legend: [], tall: true, turn, view: () => ({ ...state }) };
 }
 
 /**

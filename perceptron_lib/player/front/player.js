@@ -107,21 +107,31 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const readout = htmlEl(doc, "div", { class: "pp-readout", "aria-live": "polite" });
   readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`; // lecture: read from the back
   // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
-  // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height
+  // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height, and
+  // a tall panel (the lifted view: `tall`) comes after the column, so that the readout's first lines stay in view
   const side = htmlEl(doc, "div", { class: "pp-side" });
-  let charts = panels.flatMap((p) => (p.el ? [p.el] : []));
+  const body = htmlEl(doc, "div", { class: "pp-body" });
+  body.append(figure, side);
+  let charts = [];
+  const placeCharts = () => {
+    for (const c of charts) c.remove();
+    const after = large ? panels.filter((p) => p.el && p.tall).map((p) => p.el) : [];
+    const beside = panels.filter((p) => p.el && !after.includes(p.el)).map((p) => p.el);
+    side.prepend(...beside);
+    body.append(...after);
+    charts = [...beside, ...after];
+  };
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
     readout.setAttribute("tabindex", "0");
     readout.setAttribute("aria-label", "readout");
     figure.append(picture);
-    side.append(...charts, legend, readout);
+    side.append(legend, readout);
   } else {
     figure.append(picture, legend);
-    side.append(...charts, readout);
+    side.append(readout);
   }
-  const body = htmlEl(doc, "div", { class: "pp-body" });
-  body.append(figure, side);
+  placeCharts();
   const root = htmlEl(doc, "div", { class: "perceptron-browserplayer", id });
   if (spec.style.text_px > 0) {
     // the lecture preset: no text of the widget's own under text_px, read from the back of a room
@@ -284,10 +294,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
     );
     legend.replaceWith(fresh);
     legend = fresh;
-    const nextCharts = panels.flatMap((p) => (p.el ? [p.el] : []));
-    for (const c of charts) c.remove();
-    side.prepend(...nextCharts);
-    charts = nextCharts;
+    placeCharts();
     setSteps(controls, K);
     handle.scene = scene;
     shown = -1;

@@ -39,19 +39,31 @@ export function svgEl(doc, tag, attrs, parent) {
   return node;
 }
 
+/** The second caption line's offset from the first, in the caption's em (the lecture preset's two lines). */
+const CAPTION_LEADING = 1.1;
+
 /**
- * The margins around the plot area for the preset's text sizes, CSS px.
+ * The margins around the plot area for the preset's text sizes, CSS px, and the caption's size and lines.
+ * Big lecture titles take two short lines at 0.9 of the title size, set close (`CAPTION_LEADING`), and the bottom
+ * no more room than the axis name needs: a square view's player then fits the 599 px view of a 1280x720
+ * JupyterLab with its 360 px plot.
  * @param {object} style the run's `style`
- * @returns {{left: number, right: number, top: number, bottom: number, titleLines: number}}
+ * @returns {{left: number, right: number, top: number, bottom: number, titleLines: number, captionPx: number}}
  */
 function margins(style) {
-  const titleLines = style.title_size <= 16 ? 1 : 2; // big lecture titles: two short lines
+  const titleLines = style.title_size <= 16 ? 1 : 2;
+  const captionPx = style.title_size * PT * (titleLines === 1 ? 1 : 0.9);
+  const two = titleLines === 2;
   return {
     left: style.tick_size * PT * 3.2 + style.label_size * PT * 1.4 + 8,
     right: 14,
-    top: style.title_size * PT * 1.3 * titleLines + style.legend_size * PT * 1.4 + 8,
-    bottom: (3 + 2 * style.spine_width) * PT + style.tick_size * PT * 1.3 + style.label_size * PT * 1.25 + 2,
+    top: two
+      ? captionPx * (1.1 + CAPTION_LEADING + 0.22) + style.legend_size * PT * 1.2 + 4
+      : captionPx * 1.3 + style.legend_size * PT * 1.4 + 8,
+    bottom:
+      (3 + 2 * style.spine_width) * PT + style.tick_size * PT * 1.3 + style.label_size * PT * (two ? 1.18 : 1.25) + 2,
     titleLines,
+    captionPx,
   };
 }
 
@@ -197,10 +209,10 @@ export function buildScene(doc, spec) {
     {
       class: "pp-caption",
       x: fmt(tf.width / 2),
-      y: fmt(-(m.top - s.title_size * PT * 1.1)),
+      y: fmt(-(m.top - m.captionPx * 1.1)),
       "text-anchor": "middle",
       fill: "#000000",
-      "font-size": fmt(s.title_size * PT),
+      "font-size": fmt(m.captionPx),
     },
     plot,
   );
@@ -403,7 +415,12 @@ export function drawFrame(scene, k) {
   const joined = scene.titleLines === 1 ? [lines.join(" ")] : lines;
   scene.caption.replaceChildren();
   joined.forEach((text, j) => {
-    const span = svgEl(doc, "tspan", { x: scene.caption.getAttribute("x"), dy: j === 0 ? 0 : "1.2em" }, scene.caption);
+    const span = svgEl(
+      doc,
+      "tspan",
+      { x: scene.caption.getAttribute("x"), dy: j === 0 ? 0 : `${CAPTION_LEADING}em` },
+      scene.caption,
+    );
     span.textContent = text;
   });
   scene.note.textContent = lifted ? spec.notes[k] : notes(spec.w[k], scale, seg).join("; ");
