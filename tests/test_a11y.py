@@ -136,6 +136,38 @@ JS_AXE_DECK = """async (options) => {
     const large = px >= 24 || (parseInt(box.fontWeight) >= 700 && px >= 18.66);
     return {ratio: Math.round(100 * (hi + 0.05) / (lo + 0.05)) / 100, need: large ? 3 : 4.5};
   };
+  // A text of a live player's SVG picture (tools/widget_embed.py) against what is painted under its middle:
+  // the shapes and boxes there, from the top down to the first opaque one (axe cannot order the layers of
+  // an SVG: bgOverlap, or "too short" for a tick label). Its fill composited on them; null if an image
+  // lies under it or nothing opaque does.
+  const courseChartTextContrast = (el) => {
+    const fg = rgba(getComputedStyle(el).fill);
+    if (!fg) return null;
+    el.scrollIntoView({block: 'center'});
+    const box = el.getBoundingClientRect(), shapes = ['rect', 'circle', 'ellipse', 'path', 'polygon'];
+    const layers = [];
+    for (const e of document.elementsFromPoint(box.left + box.width / 2, box.top + box.height / 2)) {
+      if (e === el || el.contains(e) || e.contains(el) && e.closest('text')) continue;
+      const st = getComputedStyle(e);
+      let c = null;
+      if (e instanceof SVGElement) {
+        const f = shapes.includes(e.tagName) && st.fill !== 'none' ? rgba(st.fill) : null;
+        if (f) c = [f[0], f[1], f[2], f[3] * parseFloat(st.fillOpacity) * parseFloat(st.opacity)];
+      } else {
+        if (st.backgroundImage !== 'none') return null;
+        c = rgba(st.backgroundColor);
+      }
+      if (c && c[3] > 0) layers.push(c);
+      if (c && c[3] >= 1) break;
+    }
+    if (!layers.length || layers[layers.length - 1][3] < 1) return null;
+    const over = (c, u) => u.map((x, k) => c[3] * c[k] + (1 - c[3]) * x);
+    const under = layers.reverse().reduce((u, c) => over(c, u), [255, 255, 255]);
+    const [hi, lo] = [lum(over(fg, under)), lum(under)].sort((a, b) => b - a);
+    const st = getComputedStyle(el), scale = box.height / Math.max(el.getBBox().height, 1);
+    const px = parseFloat(st.fontSize) * scale, large = px >= 24 || (parseInt(st.fontWeight) >= 700 && px >= 18.66);
+    return {ratio: Math.round(100 * (hi + 0.05) / (lo + 0.05)) / 100, need: large ? 3 : 4.5};
+  };
   document.documentElement.style.overflow = 'visible';
   document.body.style.overflow = 'visible';
   document.querySelectorAll('.reveal .fragment').forEach((f) => f.classList.add('visible'));
@@ -157,6 +189,7 @@ JS_AXE_DECK = """async (options) => {
     for (const n of rule.nodes) {
       const el = typeof n.target[0] === 'string' ? document.querySelector(n.target[0]) : null;
       if (el && el.closest('mjx-container')) n.computed = courseFormulaContrast(el);
+      else if (el && el.closest('.course-live-widget svg')) n.computed = courseChartTextContrast(el);
     }
   }
   const unseen = slides.map((s, i) => {
