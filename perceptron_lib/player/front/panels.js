@@ -48,11 +48,60 @@ export function buildOverlay(doc, run, spec, scene) {
     );
   };
   for (const ln of spec.lines) if (!ln.moving) drawLine(fixed, ln.w, ln.b, ln);
+  const paths = spec.paths?.length ? clippedGroup(doc, group, tf) : null;
   const draw = (k) => {
     moving.replaceChildren();
     for (const ln of spec.lines) if (ln.moving) drawLine(moving, ln.w[k], ln.b[k], ln);
+    if (paths !== null) drawPaths(doc, paths, spec.paths, k, tf);
   };
   return { el: null, draw, legend: spec.legend };
+}
+
+let overlayClips = 0;
+
+/**
+ * A group of the overlay clipped to the plot (a path traced on a grid wider than the view).
+ * @param {Document} doc
+ * @param {SVGElement} parent
+ * @param {object} tf
+ * @returns {SVGElement}
+ */
+function clippedGroup(doc, parent, tf) {
+  const id = `pp-overlay-clip-${++overlayClips}`;
+  const clip = svgEl(doc, "clipPath", { id }, parent);
+  svgEl(doc, "rect", { x: 0, y: 0, width: fmt(tf.width), height: fmt(tf.height) }, clip);
+  return svgEl(doc, "g", { class: "pp-overlay-paths", "clip-path": `url(#${id})` }, parent);
+}
+
+/**
+ * An overlay's curves at step k (its spec's `paths`, as `AnswersPanel.front` sends the vote's boundary: the pieces
+ * of a curve at each step, each a flat list x0, y0, x1, y1, ... in data units), drawn into `g` (emptied first).
+ * @param {Document} doc
+ * @param {SVGElement} g
+ * @param {object[]} paths
+ * @param {number} k
+ * @param {object} tf
+ */
+function drawPaths(doc, g, paths, k, tf) {
+  g.replaceChildren();
+  for (const p of paths) {
+    const d = p.pieces[k]
+      .map((flat) => {
+        const pts = [];
+        for (let j = 0; j < flat.length; j += 2)
+          pts.push(`${j ? "L" : "M"}${fmt(tf.x(flat[j]))},${fmt(tf.y(flat[j + 1]))}`);
+        return pts.join("");
+      })
+      .join("");
+    if (!d) continue;
+    const dash = p.dash ? { "stroke-dasharray": p.dash.map((v) => fmt(v * PT)).join(" ") } : {};
+    svgEl(
+      doc,
+      "path",
+      { class: p.cls, d, fill: "none", stroke: p.color, "stroke-width": fmt(p.width * PT), ...dash },
+      g,
+    );
+  }
 }
 
 /**
@@ -75,6 +124,7 @@ export const PANEL_KINDS = {
   curves: chartPanel,
   averaged: buildOverlay,
   max_margin: buildOverlay,
+  answers: buildOverlay,
   lifted: buildLifted,
   contour: buildContour,
 };

@@ -21,10 +21,12 @@ from contourpy import contour_generator  # matplotlib's own contouring (a depend
 from matplotlib.lines import Line2D
 
 from ...core.averaged import fit_averaged, step_errors, vote_counts_at, voted_predict
+from ...core.perceptron import scores
 from ...draw import plotting as _plot
 from ...draw import style as _style
 from .. import panel_specs as _spec
 from ..readout import state_lines
+from .data import DataPanel
 
 __all__ = ["AnswersFit", "AnswersPanel", "AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR",
            "POCKET_COLOR", "VOTE_COLOR", "show_points"]
@@ -359,3 +361,54 @@ class AnswersPanel:
         pts = self.vote_boundary(k)
         vote.set_data(pts[:, 0], pts[:, 1])
         return list(self.lines)
+
+    # ------------------------------------------------------------------ in the browser (`BrowserEditor`)
+    def votes(self, run, grid) -> np.ndarray:
+        """The vote's labels on the points `grid` (m, 2) just after each update: shape (K + 1, m), +1 or -1.
+
+        Row k is `voted_predict` of states 0..k with the weights of `vote_counts_at` (every score exact at 0,
+        sgn(0) = -1, a tied vote -1), from one product of all the states with the grid: O((K + 1) m), where calling
+        `voted_predict` at each k costs O(K^2 m)."""
+        h, ar = run.history, self.fit.answers(run)[0]
+        signs = np.where(scores(h.w, h.b, grid) > 0, 1, -1).astype(np.int64)  # (K + 1, m)
+        full = np.diff(np.concatenate([[1], ar.t])).astype(np.int64)  # state j's weight once j + 1 exists
+        before = np.vstack([np.zeros((1, grid.shape[0]), dtype=np.int64),
+                            np.cumsum(full[:, None] * signs[:-1], axis=0)])
+        return np.where(before + signs > 0, 1, -1)
+
+    def front(self, run, X, y, *, style) -> dict:
+        """The panel for a `BrowserEditor` (`panel_specs.FrontPanel`): an overlay on the data panel, whose boundary is
+        the current line: the averaged line (solid, green), the pocket's line (dash-dotted) and the vote's boundary
+        (dotted: its pieces at each step, traced by contourpy on a grid of `VOTE_GRID` points a side over the data
+        panel's view and a quarter of it beyond each side, so that an editor's wider view still shows it); the
+        numbers from `AveragedRun.averages`, `step_errors`' pocket and `votes`. A run the fit did not make (no
+        points) has no answers: the overlay is empty."""
+        K = len(run.history) - 1
+        got = self.fit.answers(run)
+        lw = style.line_width
+        looks = {"averaged": (AVERAGED_COLOR, "-", lw * 1.2), "pocket": (POCKET_COLOR, "-.", lw * 1.0),
+                 "vote": (VOTE_COLOR, ":", lw * 1.3)}
+        legend = [_spec.legend_entry(f"{name} line" if name != "vote" else "vote", color=c, width=w,
+                                     dash_=_spec.dash(d, w)) for name, (c, d, w) in looks.items()]
+        if got is None or not len(y):
+            spec = _spec.overlay("answers", K=K, lines=[], legend=[], name="the four answers")
+            spec["paths"] = []
+            return spec
+        ar, errors = got
+        h = run.history
+        W, B = ar.averages()
+        pk = np.asarray(errors.pocket_k, dtype=int)
+        (ca, da, wa), (cp, dp, wp), (cv, dv, wv) = looks.values()
+        lines = [_spec.overlay_line(W, B, color=ca, width=wa, linestyle=da, cls="pp-averaged"),
+                 _spec.overlay_line(h.w[pk], h.b[pk], color=cp, width=wp, linestyle=dp, cls="pp-pocket")]
+        xl, yl = DataPanel(mode="plain").view_for(run, np.asarray(X, dtype=float))
+        g = np.linspace(-0.25, 1.25, VOTE_GRID)
+        gx, gy = xl[0] + g * (xl[1] - xl[0]), yl[0] + g * (yl[1] - yl[0])
+        mx, my = np.meshgrid(gx, gy)
+        labels = self.votes(run, np.c_[mx.ravel(), my.ravel()]).reshape(K + 1, len(gy), len(gx))
+        pieces = [[np.round(np.asarray(p, dtype=float), 5).ravel().tolist()
+                   for p in contour_generator(gx, gy, labels[k].astype(float)).lines(0.0)] for k in range(K + 1)]
+        spec = _spec.overlay("answers", K=K, lines=lines, legend=legend, name="the four answers")
+        spec["paths"] = [{"pieces": pieces, "color": cv, "width": float(wv), "dash": _spec.dash(dv, wv),
+                          "cls": "pp-vote"}]
+        return spec
