@@ -137,4 +137,4 @@ def test_the_panel_sits_beside_the_data_panel_in_a_notebooks_room(page):
       return {scene: r('#widget svg.pp-scene'), contour: r('#widget svg.pp-contour'), root: r('#widget > *')};
     }""")
     assert box["contour"]["left"] >= box["scene"]["right"]  # beside it, not under it, at 1440 px
-    assert box["root"]["height"] <= 780
+    assert box["root"]["height"] <= 779  # the view JupyterLab gives a notebook at 1440x900, file browser open
