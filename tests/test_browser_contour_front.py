@@ -138,3 +138,15 @@ def test_the_panel_sits_beside_the_data_panel_in_a_notebooks_room(page):
     }""")
     assert box["contour"]["left"] >= box["scene"]["right"]  # beside it, not under it, at 1440 px
     assert box["root"]["height"] <= 779  # the view JupyterLab gives a notebook at 1440x900, file browser open
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["lesson 01", "lesson 01, lecture"])
+def test_axe_finds_nothing_serious_in_the_player_with_its_map(page, name):
+    from test_a11y import blocking_violations
+
+    run, kw, panels = CASES[name]
+    mount(page, BrowserPlayer(run, X8, y8, panels=panels, **kw))
+    page.click("#widget button:text-is('Step')")
+    found = blocking_violations(page, "document.querySelector('#widget')")
+    assert not found, "\n".join(found)
