@@ -300,6 +300,7 @@ def _svg_drag_alt_click(page, editor, where: str) -> None:
     page.mouse.click(x, y)
     s1 = _shown_wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Added point')",
                      f"{where}: add to drag")
+    x, y = s1["points"][n]  # the new point as the page lays it out now (the words beside it may have moved it)
     x2, y2 = _svg_spot(s1)
     page.mouse.move(x, y)
     page.mouse.down()
@@ -311,11 +312,14 @@ def _svg_drag_alt_click(page, editor, where: str) -> None:
     page.keyboard.down("Alt")
     page.mouse.click(*moved)
     page.keyboard.up("Alt")
-    _shown_wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
+    s3 = _shown_wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
+    assert s3["readout"].partition("Your data")[2] == s0["readout"].partition("Your data")[2], (
+        f"{where}: the drag moved another point than the one placed to drag: {s0['readout']!r} then {s3['readout']!r}")
 
 
 def _svg_keyboard_add(page, editor, where: str) -> None:
-    n = _shown_wait(page, editor, "true", f"{where}: before the keyboard")["count"]
+    s0 = _shown_wait(page, editor, "true", f"{where}: before the keyboard")
+    n = s0["count"]
     page.mouse.move(1, 1)  # the pointer off the picture
     editor.locator("button", has_text="Keyboard cursor").focus()
     page.keyboard.press("Space")
@@ -331,5 +335,7 @@ def _svg_keyboard_add(page, editor, where: str) -> None:
         page.keyboard.press("Enter")
     _shown_wait(page, editor, f"s.count === {n + 1}", f"{where}: Enter at the cursor")
     page.keyboard.press("Delete")
-    _shown_wait(page, editor, f"s.count === {n}", f"{where}: Delete at the cursor")
+    s2 = _shown_wait(page, editor, f"s.count === {n}", f"{where}: Delete at the cursor")
     page.keyboard.press("Escape")
+    assert s2["readout"].partition("Your data")[2] == s0["readout"].partition("Your data")[2], (
+        f"{where}: Delete removed another point than the one the cursor added")
