@@ -305,5 +305,9 @@ export function buildContour(doc, run, spec) {
       point,
     );
   };
-  return { el, draw, legend: [] };
+  // tall: in the lecture preset the player puts it after the column beside the data panel, whose readout then
+  // stays in a projector's view (over the loss chart it pushed the headline to 808 px of a 599 px view); on a row
+  // of its own, so that it never squeezes that column (its chart's text shrank to 12 px at 1180 px wide)
+  if (style.text_px > 0) el.style.flexBasis = "100%";
+  return { el, draw, legend: [], tall: true };
 }

@@ -236,7 +236,7 @@ class ContourPathPanel:
 
     name = "path over (w₁, w₂)"  #: in a player's panel picker
     projection = None
-    SIZE_PX = {"notebook": 170, "lecture": 180}  #: the plot side in the browser, CSS px
+    SIZE_PX = {"notebook": 170, "lecture": 240}  #: the plot side in the browser, CSS px
 
     def __init__(self, *, b="current", loss="perceptron", reduction="mean", span=None, num=61, kinks=True,
                  max_layers=12):
