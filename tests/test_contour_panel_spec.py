@@ -3,7 +3,7 @@
 The kernel panel is drawn with matplotlib and moved to each step k; its artists are the reference: the filled
 bands (their paths and colours) and the contour lines of every layer (one per b the run takes), the hatched
 zero-loss set, the kink lines, the path, the star and the title at k, and the colour bar's ticks and name. The
-spec must hold the same numbers, to its rounding (1/10,000 of the view).
+spec must hold the same numbers, to its rounding (1/1,000 of the view).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_spec_holds_the_kernel_panels_contours_path_and_titles(name, preset):
     K = len(run.history) - 1
     assert spec["K"] == K and len(spec["titles"]) == len(spec["layer_of"]) == len(spec["W"]) == K + 1
     assert spec["xlim"] == pytest.approx(list(ax.get_xlim())) and spec["ylim"] == pytest.approx(list(ax.get_ylim()))
-    tol = 10 ** -np.ceil(-np.log10((spec["xlim"][1] - spec["xlim"][0]) / 10_000)) / 2 + 1e-12
+    tol = 10 ** -np.ceil(-np.log10((spec["xlim"][1] - spec["xlim"][0]) / 1_000)) / 2 + 1e-12
     for k in range(K + 1):
         kernel.update(k)
         assert spec["titles"][k] == ax.get_title(), k

@@ -286,7 +286,8 @@ class ContourPathPanel:
         levels (the numbers from `core.contours`, matplotlib's own computation), the zero-loss set hatched, the
         kink lines with their labels, the colour bar (colours, ticks and name), and at step k
         the path to w_k, the star at w_k and the title. With ``b="current"`` each distinct b_k has its layer and
-        ``layer_of[k]`` names the one shown. Coordinates are (w1, w2), rounded to 1/10,000 of the view.
+        ``layer_of[k]`` names the one shown. Coordinates are (w1, w2), rounded to 1/1,000 of the view
+        (under 0.25 px drawn).
         """
         import matplotlib as mpl
 
@@ -310,7 +311,7 @@ class ContourPathPanel:
         size_px = self.SIZE_PX["lecture" if lecture else "notebook"]
         radius_px = 0.9 * style.legend_size * 0.85 * 4 / 3  # a label's circle, as `LossSlice._label_radius`
         frac = min(0.3, 2.2 * radius_px / size_px)
-        digits = int(max(0, np.ceil(-np.log10(2 * span / 10_000))))
+        digits = int(max(0, np.ceil(-np.log10(2 * span / 1_000))))
         pts = lambda P: np.round(np.asarray(P, float), digits).tolist()  # noqa: E731
         cmap = mpl.colormaps[_style.CMAP]
         norm = mpl.colors.Normalize(levels[0], levels[-1])
