@@ -455,7 +455,7 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
     rounded = points_literal(snap(np.array(s0["X"]), span), np.array(s0["y"]))
     assert page.input_value("#widget textarea") == rounded
     assert max(len(v.split(".")[1]) for v in re.findall(r"-?\d+\.\d+", rounded)) == 3  # span 2.6: a grid of 0.001
-    assert page.evaluate("() => document.querySelector('#widget details').open")  # Copy opened the box
+    assert page.evaluate("() => document.querySelector('#widget details.pe-more').open")  # Copy opened the box
     page.fill("#widget textarea", "X = [[0, 1], [1, 0], [-1, -1]]\ny = [1, 1, -1]")
     page.click("#widget button:text-is('Load')")
     s5 = _is_the_librarys_run(page, settings)

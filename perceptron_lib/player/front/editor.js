@@ -88,7 +88,7 @@ export function mountEditor(model, el) {
   const slot = htmlEl(doc, "div", { class: "pe-player" });
   const root = htmlEl(doc, "div", { class: "perceptron-browsereditor", id });
   const note = htmlEl(doc, "p", { class: "pe-kernel-note", hidden: "" });
-  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), ui.row, ui.cursorRow, ui.message, note, slot, ui.help, ui.more);
+  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), ui.row, ui.cursorRow, ui.message, note, slot, ui.foot);
   el.replaceChildren(root);
 
   const options = model.get("options");

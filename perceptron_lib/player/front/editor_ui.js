@@ -39,8 +39,10 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .perceptron-browsereditor textarea { width: min(100%, 640px); height: 5em; font-family: monospace; }
 .perceptron-browsereditor .pe-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
+.perceptron-browsereditor .pe-foot { display: flex; flex-wrap: wrap; gap: 4px 1.5em; align-items: flex-start; }
+.perceptron-browsereditor .pe-keys > summary, .perceptron-browsereditor .pe-more > summary { cursor: pointer; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
-.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-more, .pe-more *) {
+.perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-keys, .pe-more, .pe-more *) {
   font-size: var(--pp-text); }
 `;
 
@@ -111,6 +113,11 @@ export function buildEditorControls(doc, id) {
   stayLabel.append(stay, doc.createTextNode(" stay at update k after an edit"));
   more.append(loadRow, stayLabel);
   const help = htmlEl(doc, "p", { class: "pe-keyhelp", id: `${id}-help` }, EDIT_KEY_HELP);
+  // folded beside the points as text, so that the editor, whole, fits the screen (the picture names it)
+  const keys = htmlEl(doc, "details", { class: "pe-keys" });
+  keys.append(htmlEl(doc, "summary", {}, "editing keys"), help);
+  const foot = htmlEl(doc, "div", { class: "pe-foot" });
+  foot.append(keys, more);
   return {
     row,
     pos,
@@ -132,6 +139,7 @@ export function buildEditorControls(doc, id) {
     load,
     stay,
     help,
+    foot,
   };
 }
 
