@@ -38,8 +38,6 @@ export const HIT_SLACK_PX = 4;
 export const KERNEL_WAIT_MS = 1500;
 /** A press and a release further apart than this (CSS px) is a drag, not a click. */
 export const DRAG_PX = 4;
-/** The elements of the player that can hold the focus, in order (to give it back after a new picture). */
-const FOCUSABLE = "button, input, select, textarea, [tabindex]";
 
 let editorCount = 0;
 
@@ -132,22 +130,20 @@ export function mountEditor(model, el) {
     ui.message.classList.toggle("pe-problem", problem);
   };
   const marks = () => drawMarks(player.scene, cursor, selected === null ? null : state.X[selected]);
-  const focusIndex = () => [...player.root.querySelectorAll(FOCUSABLE)].indexOf(doc.activeElement);
 
-  /** Draw `next` at step k (a new player), giving back the focus, the pointer, the cursor and the selection.
-   * The root's `data-run` says whose run is drawn: "browser" (fitted here) or "library" (Python's). */
+  /** Draw `next` at step k (the player's `setRun`: the same elements, so the focus and the pointer stay), keeping
+   * the cursor and the selection. The root's `data-run` says whose run is drawn: "browser" (fitted here) or
+   * "library" (Python's). */
   const show = (next, k, whose = "browser") => {
     root.dataset.run = whose;
     waitNote(whose);
-    const focused = player === null ? -1 : focusIndex();
-    if (player !== null) player.unmount();
     spec = next;
     if (model.get("k") !== k) model.set("k", k);
-    player = mountPlayer(model, slot, spec);
-    const help = player.picture.getAttribute("aria-describedby");
-    player.picture.setAttribute("aria-describedby", `${help} ${id}-help`);
-    if (focused >= 0) player.root.querySelectorAll(FOCUSABLE)[focused]?.focus({ preventScroll: true });
-    if (pointerOn) player.picture.dispatchEvent(new win.PointerEvent("pointerenter"));
+    if (player === null) {
+      player = mountPlayer(model, slot, spec);
+      const help = player.picture.getAttribute("aria-describedby");
+      player.picture.setAttribute("aria-describedby", `${help} ${id}-help`);
+    } else player.setRun(spec, k);
     if (selected !== null && selected >= state.y.length) selected = null;
     marks();
     ui.undo.disabled = !state.undo.length;
