@@ -359,6 +359,29 @@ def test_a_new_run_is_drawn_in_the_same_elements_as_a_fresh_player_draws_it(page
         assert page.evaluate("() => window.model.get('k')") == second.K
 
 
+@pytest.mark.browser
+def test_players_of_two_copies_of_the_module_have_distinct_ids(page):
+    """anywidget evaluates each widget's module apart (a player and an editor): their players' ids still differ."""
+    run, X, y, _ = RUNS["00 ten points"]
+    state = {"run": BrowserPlayer(run, X, y).run, "k": 0, "interval_ms": 500}
+    ids = page.evaluate("""async ([src, state]) => {
+        const copies = [];
+        for (const n of [1, 2]) {
+            const url = URL.createObjectURL(new Blob([src + `\\n// copy ${n}`], {type: "text/javascript"}));
+            copies.push(await import(url));
+        }
+        const main = document.querySelector("main");
+        const ids = copies.map((copy) => {
+            const el = document.createElement("div");
+            main.appendChild(el);
+            copy.default.render({ model: window.makeModel({ ...state }), el });
+            return [...el.querySelectorAll("[id]")].map((e) => e.id);
+        });
+        return ids;
+    }""", [BrowserPlayer._esm, state])
+    assert ids[0] and ids[1] and not set(ids[0]) & set(ids[1])
+
+
 def same_whatever_the_path(page, read: str, K: int, *, jumps: int = 10) -> list:
     """Step 0 -> K, Back K -> 0, then jump to `jumps` steps by the box: what `read` (a JavaScript function) reads
     of frame k is the same each time. Returns what it read at each k on the way forward."""

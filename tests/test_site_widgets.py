@@ -422,9 +422,6 @@ def test_two_recordings_of_one_run_get_their_own_ids_and_drive_themselves():
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=True, reason="front/player.js numbers its players per module (`let mounted = 0`), and "
-                   "anywidget evaluates each widget's module apart: lesson 00's player and editor are both "
-                   "'perceptron-player-1', and the second picture's aria-describedby names the first's key help")
 def test_two_live_players_of_a_page_have_distinct_ids(chromium, builds):
     path = builds["site"]["out"] / f"{LESSON}.html"
     page, _remote, _problems = _page(chromium, allowed=("file:", "data:", "blob:", "about:"))

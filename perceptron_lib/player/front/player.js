@@ -23,7 +23,20 @@ export const LECTURE_SIDE_PX = 540;
 /** The run format this front end reads (the `version` of the `run` trait). */
 export const RUN_VERSION = 1;
 
-let mounted = 0;
+/**
+ * The players mounted in this page so far, shared by every copy of this module (anywidget evaluates each widget's
+ * module apart: a player and an editor would both count from 1 and give two elements one id).
+ */
+const MOUNTED = Symbol.for("perceptron_lib.player.mounted");
+
+/**
+ * A new number for a player of this page.
+ * @returns {number}
+ */
+function nextPlayer() {
+  globalThis[MOUNTED] = (globalThis[MOUNTED] ?? 0) + 1;
+  return globalThis[MOUNTED];
+}
 
 /**
  * `k` as a whole step in 0..K (a number typed in the box may be anything).
@@ -85,7 +98,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const win = doc.defaultView;
   checkRun(spec);
   let K = spec.K;
-  const id = `perceptron-player-${++mounted}`;
+  const id = `perceptron-player-${nextPlayer()}`;
   const controls = buildControls(doc, K, model.get("interval_ms"));
   let scene = buildScene(doc, spec);
   const picture = htmlEl(doc, "div", {
