@@ -390,3 +390,14 @@ def test_the_player_hosts_the_lifted_panel_and_steps_it(player_page):
     page.focus("#widget .pp-picture")
     page.keyboard.press("ArrowRight")
     assert page.evaluate("() => window.model.get('k')") == 4
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["05 rings", "five points"])
+def test_axe_finds_nothing_serious_in_the_player_of_lifted_points(player_page, name):
+    """The whole player (data panel of lifted points, lifted view, legend, readout), in each preset."""
+    from test_a11y import blocking_violations
+
+    player_page.evaluate("(run) => window.mount({run, k: 2, interval_ms: 500})", _lifted_player_trait(name))
+    found = blocking_violations(player_page, "document.querySelector('main')")
+    assert not found, "\n".join(found)
