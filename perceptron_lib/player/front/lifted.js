@@ -342,8 +342,9 @@ export function buildLifted(doc, runSpec, spec) {
   };
   wireTurns(picture, { azimuth, elevation }, state, turn);
   render();
-  // tall: the player's lecture layout puts it after the column beside the data panel (its readout stays in view)
-  return { el, draw, legend: [], tall: true, turn, view: () => ({ ...state }) };
+  // tall: the player's lecture layout puts it after the column beside the data panel, and its notebook layout under
+  // the readout in that column (underReadout), so that the readout's headline stays in view beside the picture
+  return { el, draw, legend: [], tall: true, underReadout: true, turn, view: () => ({ ...state }) };
 }
 
 /**

@@ -126,13 +126,18 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const body = htmlEl(doc, "div", { class: "pp-body" });
   body.append(figure, side);
   let charts = [];
+  // in the notebook preset a panel that asks for it (`underReadout`: the lifted view, 560 px tall) comes after the
+  // readout in the column, so that the headline stays in a 1280x720 window's view beside the picture
   const placeCharts = () => {
     for (const c of charts) c.remove();
     const after = large ? panels.filter((p) => p.el && p.tall).map((p) => p.el) : [];
-    const beside = panels.filter((p) => p.el && !after.includes(p.el)).map((p) => p.el);
+    const under = large ? [] : panels.filter((p) => p.el && p.underReadout).map((p) => p.el);
+    const beside = panels.filter((p) => p.el && !after.includes(p.el) && !under.includes(p.el)).map((p) => p.el);
     side.prepend(...beside);
+    side.append(...under);
+    readout.style.minHeight = under.length ? "10.2em" : ""; // 7 lines: the panel under it does not move as k does
     body.append(...after);
-    charts = [...beside, ...after];
+    charts = [...beside, ...under, ...after];
   };
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
