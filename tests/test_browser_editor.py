@@ -125,3 +125,55 @@ def test_it_displays_a_still_with_its_alt_and_names_what_a_click_does():
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
     assert meta["image/png"]["alt"].endswith(EDIT_HINT) and "Click on the picture" in meta["image/png"]["alt"]
     assert editor.lines() == editor.run["lines"][0] and editor.alt.endswith(EDIT_HINT)
+
+
+def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_computes():
+    from perceptron_lib.core.averaged import fit_averaged
+    from perceptron_lib.draw import style as _style
+    from perceptron_lib.player.browser_editor import KERNEL_NOTE
+    from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
+    from perceptron_lib.player.panels.claims import ClaimsPanel
+
+    X4 = np.array([[1.0, 1.0], [1.5, -0.5], [-1.0, -1.0], [-0.5, 1.5]])
+    y4 = np.array([1.0, 1.0, -1.0, -1.0])
+    claims = ClaimsPanel()
+    editor = BrowserEditor(fit_perceptron(X4, y4, fit_bias=False), X4, y4, panels=[claims])
+    assert editor.options["panels"] == [claims.browser()] and editor.options["kernel_note"] == KERNEL_NOTE
+    s = _style.get(None)
+    assert editor.run["panels"] == [claims.front(fit_perceptron(X4, y4, fit_bias=False), X4, y4, style=s)]
+    X5, y5 = np.vstack([X4, [[-1.5, 0.25]]]), np.append(y4, -1.0)
+    editor.points = [X5.tolist(), y5.tolist()]  # as the browser sends them: the library's run with its panel
+    assert editor.library_run.mistakes == len(editor.run["w"]) - 1
+    assert editor.run["panels"] == [claims.front(editor.library_run, X5, y5, style=s)]
+    assert "message" not in editor.run["panels"][0]
+    editor.points = [[], []]
+    assert editor.run["panels"][0]["message"].startswith("No margin: no points.")
+    # a fit of the lesson's own (06): its panel and its readout, with the run it made
+    fit = AnswersFit(epochs=3)
+    X, y = TEN
+    editor = BrowserEditor(fit(X, y), X, y, fit=fit, panels=[AnswersPanel(fit)], readout=fit.readout, max_epochs=3,
+                           kernel_note="needs Python")
+    assert editor.options["panels"] == [None] and editor.options["kernel_note"] == "needs Python"
+    ar = fit_averaged(X, y, epochs=3)
+    assert np.allclose(editor.run["panels"][0]["lines"][0]["w"], ar.averages()[0])
+    K = editor.run["K"]
+    assert editor.lines(K)[1].startswith(f"Training errors of the {len(y)} points after update {K}:")
+
+
+def test_panels_and_readouts_that_do_not_fit_are_refused():
+    class NoFront:
+        pass
+
+    class BadRecipe:
+        def front(self, run, X, y, *, style):
+            return {"kind": "claims"}
+
+        def browser(self):
+            return "claims"
+
+    with pytest.raises(TypeError, match=r"panels\[0\] \(NoFront\) has no front"):
+        _editor(panels=[NoFront()])
+    with pytest.raises(TypeError, match=r"BadRecipe.browser\(\) must return a dict with a 'kind'"):
+        _editor(panels=[BadRecipe()])
+    with pytest.raises(TypeError, match="readout must be a function"):
+        _editor(readout="words")
