@@ -177,3 +177,21 @@ def test_panels_and_readouts_that_do_not_fit_are_refused():
         _editor(panels=[BadRecipe()])
     with pytest.raises(TypeError, match="readout must be a function"):
         _editor(readout="words")
+
+
+def test_the_two_lines_of_copy_points_hand_in_exercise_4_3_as_a_pair():
+    """Lesson 04's Exercise 3 says: paste the two lines "Copy points" gives (X = [...], y = [...]) and give the check
+    (X, y). The lines are `own_data.points_literal` (``front/own_data.js`` `pointsLiteral`, held equal to it)."""
+    from perceptron_lib.core.own_data import points_literal
+    from perceptron_lib.exercises import nb04
+
+    X = np.array([[-0.7, 0.6], [-1.2, 1.1], [0.8, 1.3], [0.6, -1.3]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    editor = BrowserEditor(fit_perceptron(X, y, fit_bias=False), X, y)
+    text = editor.literal
+    assert text == points_literal(X, y) and text.splitlines()[0].startswith("X = [[") and text.splitlines()[1] == (
+        "y = [1, 1, -1, -1]")
+    pasted = {}
+    exec(text, pasted)  # the cell the student pastes into
+    assert nb04.check_half_bound((pasted["X"], pasted["y"])).status == "correct"
+    assert nb04.check_half_bound(editor).status == "correct"
