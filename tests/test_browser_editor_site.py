@@ -1,0 +1,97 @@
+"""Lessons 04 and 06's editors in the site with no kernel (issue #30 item 4), in Chromium.
+
+Both lessons built as ``make site`` builds them, opened over file:// with every other request blocked: in 04 a
+click on the claims editor adds a point and the browser's own run is drawn with its claims panel, the same chart
+title `ClaimsPanel.front` gives for `fit_perceptron` on the page's points, and the readout is the library's words
+for that run (the spec itself is held equal to `ClaimsPanel.front` in tests/test_browser_editor_claims.py); in 06
+a click draws the browser's run, and after a moment the editor says that the answers need a kernel. Nothing is
+fetched. Screenshots go to ``tests/artifacts/editor/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from perceptron_lib.core.own_data import summarize, summary_lines
+from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.draw import style as _style
+from perceptron_lib.player.panels.claims import ClaimsPanel
+from perceptron_lib.player.readout import state_lines
+from tests.browser_editor import ARTIFACTS, JS_SHOWN, _svg_spot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.browser
+def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
+    from tools import build_site
+    from tools import course_export as ce
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    for name in ("04_margin_bound.ipynb", "06_beyond_separable.ipynb", build_site.GLOSSARY):
+        shutil.copy2(ce.NOTEBOOKS / name, notebooks)
+    out = build_site.build(tmp_path / "site", notebooks, style="notebook")["out"]
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
+    remote, problems = [], []
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
+            r.continue_()
+        else:
+            remote.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto((out / "04_margin_bound.html").as_uri())
+    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+    assert page.evaluate("document.documentElement.dataset.courseWidgets") == "ready"
+    editors = page.locator(".perceptron-browsereditor")
+    assert editors.count() == 2
+    editor = editors.nth(1)  # 'Your own data': four points
+    editor.locator(".pp-picture").scroll_into_view_if_needed()
+    s0 = editor.evaluate(JS_SHOWN)
+    assert s0["run"] == "library" and s0["count"] == 4  # the saved state: the library's run
+    page.mouse.click(*_svg_spot(s0))
+    s1 = editor.evaluate(JS_SHOWN)
+    assert s1["run"] == "browser" and s1["count"] == 5 and s1["message"].startswith("Added point 4")
+    got = json.loads(editor.evaluate("""(el) => { const c = el.querySelector('.pp-chart-claims');
+        return JSON.stringify({title: c ? c.textContent : null, lines: [...el.querySelectorAll('.pp-readout p')]
+                               .map((p) => p.textContent)}); }"""))
+    assert got["title"] is not None, "the claims panel is missing from the browser's run"
+    # the points on the page, as Copy gives them: fitted here, their words and claims are the page's
+    editor.locator("details.pe-more summary").first.click()
+    editor.get_by_role("button", name="Copy points").click()
+    pasted = {}
+    exec(editor.locator("textarea").input_value(), pasted)  # the points as Copy gives them (rounded to the snap)
+    X, y = np.array(pasted["X"], dtype=float), np.array(pasted["y"], dtype=float)
+    run = fit_perceptron(X, y, fit_bias=False, max_epochs=100)
+    K = len(run.history) - 1
+    want = state_lines(run, X, y, K) + summary_lines(summarize(X, y, run))
+    assert got["lines"] == want
+    claims = ClaimsPanel().front(run, X, y, style=_style.get("notebook"))
+    assert claims["titles"][K] in got["title"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    editor.screenshot(path=str(ARTIFACTS / "site-04-editor.png"))
+
+    page.goto((out / "06_beyond_separable.html").as_uri())
+    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+    editor = page.locator(".perceptron-browsereditor").first
+    editor.locator(".pp-picture").scroll_into_view_if_needed()
+    s0 = editor.evaluate(JS_SHOWN)
+    assert s0["run"] == "library" and editor.locator("path.pp-vote").count() == 1
+    page.mouse.click(*_svg_spot(s0))
+    assert editor.evaluate(JS_SHOWN)["run"] == "browser"
+    page.wait_for_function("(el) => !el.querySelector('.pe-kernel-note').hidden", arg=editor.element_handle(),
+                           timeout=5000)
+    assert "need" in editor.locator(".pe-kernel-note").inner_text() or "Python" in editor.locator(
+        ".pe-kernel-note").inner_text()
+    editor.screenshot(path=str(ARTIFACTS / "site-06-editor.png"))
+    ctx.close()
+    assert remote == [] and problems == [], (remote[:3], problems)
