@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import types
 from pathlib import Path
 
 import pytest
@@ -95,8 +96,33 @@ def test_binder_folder_is_what_repo2docker_needs():
     assert text.startswith("#!/bin/bash") and "set -euo pipefail" in text
     installs = re.search(r"^pip install --no-deps (--no-cache-dir )?\.$", text, re.MULTILINE)
     assert installs, "postBuild installs the library with pip install ."
-    assert "/lab/tree/notebooks/00_start_here.ipynb" in text
     assert (ROOT / "notebooks" / "00_start_here.ipynb").is_file()
+
+
+def _binder_default_url(folder):
+    """The page JupyterLab opens on Binder: postBuild's server config run in ``folder`` (the server's root)."""
+    text = (ROOT / "binder" / "postBuild").read_text()
+    config = re.search(r"<<'PY'\n(.*?)\nPY$", text, re.DOTALL | re.MULTILINE)
+    assert config, "postBuild writes the server's config as a heredoc <<'PY' ... PY"
+    c = types.SimpleNamespace(ServerApp=types.SimpleNamespace())
+    cwd = os.getcwd()
+    try:
+        os.chdir(folder)
+        exec(config.group(1), {"c": c})
+    finally:
+        os.chdir(cwd)
+    return c.ServerApp.default_url
+
+
+def test_binder_opens_lesson_00_of_the_students_copy_or_else_of_the_course(tmp_path):
+    # binder/start makes my-course/ (the student's copy, where their work is saved) before the server starts;
+    # if it could not, the course's own notebooks/ open instead, never a page that is not there
+    assert "tools.student_copy" in (ROOT / "binder" / "start").read_text()
+    assert _binder_default_url(tmp_path) == "/lab/tree/notebooks/00_start_here.ipynb"
+    (tmp_path / "my-course").mkdir()
+    assert _binder_default_url(tmp_path) == "/lab/tree/notebooks/00_start_here.ipynb"
+    (tmp_path / "my-course" / "00_start_here.ipynb").write_text("{}")
+    assert _binder_default_url(tmp_path) == "/lab/tree/my-course/00_start_here.ipynb"
 
 
 @pytest.mark.parametrize("needle", ["mybinder.org/v2/gh/", "git-pull?repo=", "branch=students", "make hub"])

@@ -27,7 +27,7 @@ export const CSS = `
 .perceptron-browserplayer .pp-controls { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 6px; }
 .perceptron-browserplayer button, .perceptron-browserplayer select, .perceptron-browserplayer input {
   font: inherit; font-size: 0.95em; color: #000; background: #f2f2f2; border: 1px solid #595959; border-radius: 4px;
-  padding: 4px 10px; min-height: 32px; }
+  padding: 4px 10px; min-height: 32px; box-sizing: border-box; }
 .perceptron-browserplayer input { width: 5em; background: #fff; }
 .perceptron-browserplayer button:disabled { color: #6b6b6b; border-color: #9a9a9a; }
 .perceptron-browserplayer :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }

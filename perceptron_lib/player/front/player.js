@@ -234,6 +234,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const onKey = (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || !(event.key in actions)) return;
     if (!picture.contains(event.target) && keyBelongsTo(event.target, event.key)) return;
+    if (picture.closest('[aria-hidden="true"]')) return; // a slide reveal.js hid: its keys are the deck's
     event.preventDefault();
     event.stopPropagation();
     actions[event.key]();
