@@ -160,8 +160,37 @@ def course(tmp_path_factory):
         plt.close("all")
 
 
+def _browser_kinds():
+    from perceptron_lib.player.browser import BrowserPlayer
+    from perceptron_lib.player.browser_controlled import BrowserControlled
+    from perceptron_lib.player.browser_editor import BrowserEditor
+    from perceptron_lib.player.browser_switch import BrowserSwitch
+
+    return BrowserPlayer, BrowserEditor, BrowserSwitch, BrowserControlled
+
+
 def players(ns):
-    return {name: v for name, v in ns.items() if isinstance(v, StepThrough)}
+    """The lesson's players of either kind: the kernel's (StepThrough, a PointEditor's player) and the browser's."""
+    from perceptron_lib.player import PointEditor
+
+    found, seen = {}, set()
+    for name, v in ns.items():
+        p = v.player if isinstance(v, PointEditor) else v
+        if isinstance(p, (StepThrough, *_browser_kinds())) and id(p) not in seen:
+            found[name], _ = p, seen.add(id(p))
+    return found
+
+
+class _StillView:
+    """A browser player's still as `check_inside_at_every_k` reads a player: the kernel's drawing of the run on
+    show (its DataPanel is the one a StepThrough draws), the still's step and the run."""
+
+    def __init__(self, player):
+        drawn = player._drawn()
+        scene = drawn[0] if isinstance(drawn, tuple) else drawn.scene
+        self.panels, self.k = scene.panels, player.k
+        self.run = player._shown_run()[0] if hasattr(player, "_shown_run") else drawn.run
+        self.K = len(self.run.history) - 1
 
 
 def test_every_player_is_at_its_start_after_run_all(course):
@@ -172,6 +201,11 @@ def test_every_player_is_at_its_start_after_run_all(course):
             where = f"{lesson}: {name}"
             if isinstance(v, StepThrough):
                 assert v.k == 0 and not v.playing, where
+                seen += 1
+            elif isinstance(v, _browser_kinds()):
+                assert v.k == 0, where  # the browser plays; the kernel holds the step shown
+                if hasattr(v, "choice"):
+                    assert v.choice == 0, where
                 seen += 1
             elif isinstance(v, RunSwitch):
                 assert v.value == next(iter(v.runs)), where
@@ -212,7 +246,7 @@ def test_defect3_everything_drawn_stays_inside_at_every_k(course):
     n = 0
     for lesson, ns in course.items():
         for name, p in players(ns).items():
-            check_inside_at_every_k(p, f"{lesson} {name}")
+            check_inside_at_every_k(p if isinstance(p, StepThrough) else _StillView(p), f"{lesson} {name}")
             n += 1
         for name, sw in ns.items():
             if isinstance(sw, RunSwitch):
