@@ -20,13 +20,13 @@ import numpy as np
 import traitlets
 
 from .._validation import check_X_y
-from ..core import edits
+from ..core import edits, kernels
 from ..core.frames import step_numbers
 from ..core.own_data import MAX_POINTS, empty_run, fit_settings, points_literal, summarize, summary_lines
 from ..core.training import fit_perceptron
 from ..draw import style as _style
 from . import front
-from .browser import RUN_VERSION, _front_panels, _Still, run_trait
+from .browser import RUN_VERSION, _front_panels, _lifted_boundaries, _Still, run_trait
 from .panels.data import DataPanel
 from .readout import all_words, alt_text, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
@@ -40,7 +40,8 @@ EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class)
 KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
                "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
-EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "runspec.js", "editor_ui.js", "editor.js")
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "lift_boundary.js", "runspec.js", "editor_ui.js",
+                  "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 
@@ -69,8 +70,17 @@ def _settings(base: dict, settings) -> dict:
         out.setdefault("rng", 0)
         if isinstance(out["rng"], bool) or not isinstance(out["rng"], numbers.Integral):
             raise ValueError(f"rng must be a whole number (the seed the browser's fit takes too); got {out['rng']!r}.")
-    fit_perceptron(np.array([[1.0, 0.0]]), np.array([1.0]), **out)  # the library's own checks, with their messages
+    d = len(out["w0"]) if out.get("w0") is not None else 2
+    fit_perceptron(np.eye(1, d), np.array([1.0]), **out)  # the library's own checks, with their messages
     return {name: (np.asarray(v, dtype=float).tolist() if name == "w0" else v) for name, v in out.items()}
+
+
+def _check_lift(lift):
+    """None or `kernels.lift`, the one lift whose formula the browser has too (``front/runspec.js`` `liftPoints`)."""
+    if lift is not None and lift is not kernels.lift:
+        raise ValueError("lift must be kernels.lift (the lift (x1, x2) -> (x1, x2, x1² + x2²), which the browser "
+                         f"computes too) or None; got {lift!r}.")
+    return lift
 
 
 def _recipe(panel):
@@ -132,6 +142,11 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         Passes of the fit (it stops earlier when it converges or cycles).
     separator : str
         What separates, in the readout's words ("line", "plane of the lift"...).
+    lift : None or kernels.lift
+        With `kernels.lift`, the student's clicks are points (x1, x2) and every run is fitted on their lift
+        (x1, x2, x1² + x2²): `run` is a run on lifted points, each state drawn as its circle on the data panel
+        (`BrowserPlayer`'s lifted mode), and panels such as `LiftedPanel` get the lifted points. The browser lifts
+        by the same formula (``front/runspec.js`` `liftPoints`).
     max_points : int
     style : None, "notebook", "lecture" or Style
     interval_ms : int
@@ -174,8 +189,10 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     interval_ms = traitlets.Int(500).tag(sync=True)
 
     def __init__(self, run, X, y, *, panels=(), fit=None, settings=None, max_epochs=100, separator="line",
-                 max_points=MAX_POINTS, style=None, interval_ms=500, k=0, readout=None, kernel_note=None):
+                 max_points=MAX_POINTS, style=None, interval_ms=500, k=0, readout=None, kernel_note=None,
+                 lift=None):
         X, y = check_X_y(X, y)
+        self._lift = _check_lift(lift)
         if X.shape[1] != 2:
             raise ValueError(f"BrowserEditor edits points in the plane; got X with {X.shape[1]} features.")
         if fit is not None and not callable(fit):
@@ -194,16 +211,25 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         super().__init__(settings=chosen, lesson=points, points=points, run=first, k=int(k),
                          interval_ms=int(interval_ms),
                          options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT,
-                                  "panels": recipes, "kernel_note": str(kernel_note or KERNEL_NOTE)})
+                                  "panels": recipes, "kernel_note": str(kernel_note or KERNEL_NOTE),
+                                  "lift": "bowl" if self._lift is not None else None})
         self.observe(self._refit, names=["points", "settings"])
 
     def __repr__(self):
         return f"<BrowserEditor: {len(self.points[1])} points; {self.run['K']} updates>"
 
     # ------------------------------------------------------------------ the library's run
+    def _lifted(self, X):
+        """The points as fitted: their lift with `lift`, else X itself."""
+        if self._lift is None:
+            return X
+        X = X.reshape(-1, 2)
+        return kernels.lift(X) if len(X) else np.empty((0, 3))
+
     def _fit_run(self, X, y, settings):
+        X = self._lifted(X)
         if not len(y):
-            return empty_run(2, w0=settings["w0"], b0=settings["b0"], eta=settings["eta"],
+            return empty_run(X.shape[1], w0=settings["w0"], b0=settings["b0"], eta=settings["eta"],
                              update_on=settings["update_on"], fit_bias=settings["fit_bias"])
         if self._fit is not None:
             return self._fit(X, y)
@@ -212,6 +238,7 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     def _fitted(self, X, y, settings) -> dict:
         """The `run` trait of the library's run on (X, y), remembered with its summary."""
         run = self._fit_run(X, y, settings)
+        X = self._lifted(X)
         summary = summarize(X, y, run)
         notes = summary_lines(summary, separator=self._separator)
         self._run, self._summary, self._data, self._still = run, summary, (X, y), None
@@ -228,11 +255,13 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
 
         if len(y):
             return run_trait(run, X, y, style=self._style, readout=readout, alt=alt, panels=self._panels)
-        xlim, ylim = DataPanel(mode="plain").view_for(run, X)
+        xlim, ylim = DataPanel(mode="plain").view_for(run, X[:, :2])
+        view = {"xlim": [float(v) for v in xlim], "ylim": [float(v) for v in ylim]}
+        lifted = {"mode": "lifted", **_lifted_boundaries(run, view)} if self._lift is not None else {}
         return {"version": RUN_VERSION, **step_numbers(run, X, y), "lines": [readout(run, X, y, 0)],
-                "alt": [alt(run, X, y, 0)], "view": {"xlim": list(xlim), "ylim": list(ylim)},
+                "alt": [alt(run, X, y, 0)], "view": view, **lifted,
                 "style": self.run["style"], "crossed": "wrong side" if run.update_on == "negative" else "mistake",
-                "panels": [p.front(run, X.reshape(-1, 2), y, style=self._style) for p in self._panels]}
+                "panels": [p.front(run, X.reshape(-1, X.shape[1]), y, style=self._style) for p in self._panels]}
 
     def _refit(self, _change=None):
         self.run = self._fitted(self.X, self.y, self.settings)
@@ -304,12 +333,13 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         X, y = self._data
         if not len(y):  # a still of no points: the lesson's
             X, y = (np.asarray(a, dtype=float) for a in self.lesson)
-            y = y.ravel()
+            X, y = X.reshape(-1, 2), y.ravel()
         if self._still is None:
-            run = self._run if len(self._data[1]) else self._fit_run(X.reshape(-1, 2), y, self.settings)
-            notes = summary_lines(summarize(X.reshape(-1, 2), y, run), separator=self._separator)
+            run = self._run if len(self._data[1]) else self._fit_run(X, y, self.settings)
+            X = X if X.shape[1] == run.history.w.shape[1] else self._lifted(X)
+            notes = summary_lines(summarize(X, y, run), separator=self._separator)
             words = self._readout or state_lines
-            self._still = _Still(run, X.reshape(-1, 2), y, k=0, style=self._style, panels=self._panels,
+            self._still = _Still(run, X, y, k=0, style=self._style, panels=self._panels,
                                  readout=lambda r, X_, y_, k: [*words(r, X_, y_, k), *notes],
                                  alt=lambda r, X_, y_, k: f"{alt_text(r, X_, y_, k)} {EDIT_HINT}")
         return self._still.at(min(self.k, self._still.K))

@@ -26,9 +26,10 @@ import {
   startEdits,
   undoEdit,
 } from "./edits.js";
+import { lift } from "./max_margin.js";
 import { pointsLiteral, snapPoint } from "./own_data.js";
 import { clampStep, mountPlayer } from "./player.js";
-import { editorFit, editorRunSpec, fitOptions, viewFor } from "./runspec.js";
+import { editorFit, editorRunSpec, fitOptions, liftedSteps, viewFor } from "./runspec.js";
 import { markerPath, PT } from "./scene.js";
 import { ownNum } from "./words.js";
 
@@ -105,14 +106,24 @@ export function mountEditor(model, el) {
   const kept = { undo: [], redo: [] }; // the view and the step beside each edit of the history
   let [label, selected, cursor, press, pointerOn, player] = [1, null, null, null, false, null];
 
+  // with `options.lift` ("bowl") the points are fitted lifted, (x1, x2, x1² + x2²), as Python fits them
+  const fitted = () => (options.lift ? lift(state.X) : state.X);
   const own = () =>
-    editorRunSpec(editorFit(state.X, state.y, settings), state.X, state.y, {
+    editorRunSpec(editorFit(fitted(), state.y, settings), fitted(), state.y, {
       style,
       view,
       separator: options.separator,
       hint: options.hint,
       recipes: options.panels ?? [],
+      lift: options.lift ?? null,
     });
+  /** Python's run in the editor's view: a run on lifted points gets its circles cut to that view. */
+  const inView = (next) => {
+    const same = ["xlim", "ylim"].every((a) => next.view[a].every((v, j) => v === view[a][j]));
+    return next.mode === "lifted" && !same
+      ? { ...next, view, ...liftedSteps(next.w, next.b, view) }
+      : { ...next, view };
+  };
   // panels the browser cannot compute for its own run (they need Python): a note if Python's run does not come
   const kernelOnly = (options.panels ?? []).some((r) => !r || !BROWSER_PANELS[r.kind]);
   let noteTimer = null;
@@ -154,7 +165,7 @@ export function mountEditor(model, el) {
     const next = own();
     const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
     show(next, at);
-    say(said ? `${said} ${next.notes[1] ?? next.notes[0]}` : EDIT_HINT);
+    say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
     model.set("points", [state.X, state.y]); // the page is whole before Python is told
     model.save_changes();
   };
@@ -409,7 +420,7 @@ export function mountEditor(model, el) {
     },
     "change:run": () => {
       const next = model.get("run");
-      if (fittedOn(next, state)) show({ ...next, view }, clampStep(player.shown(), next.K), "library");
+      if (fittedOn(next, state)) show(inView(next), clampStep(player.shown(), next.K), "library");
     },
   };
   for (const [event, handler] of Object.entries(fromPython)) model.on(event, handler);

@@ -10,6 +10,7 @@
  */
 
 import { BROWSER_PANELS } from "./claims.js";
+import { boundaryInView, boundaryNote } from "./lift_boundary.js";
 import { summarize } from "./max_margin.js";
 import { dot, fitPerceptron, isMistake, norm } from "./perceptron.js";
 import { RUN_VERSION } from "./player.js";
@@ -128,9 +129,11 @@ export function wrongAt(w, b, X, y, updateOn) {
  * @param {object} run `editorFit`'s result
  * @param {number[][]} X the points as fitted
  * @param {number[]} y
- * @param {{style: object, view: object, separator: string, hint: string, recipes: (object|null)[]}} look the
- *   preset's style, the view, the word for what separates, the words the picture's name ends with (what a click
- *   does), and the recipe of each of the editor's panels (null: the browser cannot compute it; `browserPanels`)
+ * @param {{style: object, view: object, separator: string, hint: string, recipes: (object|null)[],
+ *   lift: (string|null)}} look the preset's style, the view, the word for what separates, the words the picture's
+ *   name ends with (what a click does), the recipe of each of the editor's panels (null: the browser cannot compute
+ *   it; `browserPanels`), and "bowl" when X is lifted (x1, x2, x1² + x2²): then each state's circle in the view
+ *   and the data panel's note on it (`liftedSteps`), as Python's `run_trait` sends them
  * @returns {object}
  */
 export function editorRunSpec(run, X, y, look) {
@@ -162,7 +165,9 @@ export function editorRunSpec(run, X, y, look) {
     crossed: updateOn === "negative" ? "wrong side" : "mistake",
     panels: browserPanels(run, X, y, look.recipes ?? [], look.style),
     summary,
-    notes,
+    summaryNotes: notes,
+    notes, // the summary's lines; for lifted points the data panel's note at each step, as Python's `notes`
+    ...(look.lift ? liftedSteps(h.w, h.b, look.view) : {}),
   };
 }
 
@@ -178,4 +183,26 @@ export function editorRunSpec(run, X, y, look) {
  */
 export function browserPanels(run, X, y, recipes, style) {
   return recipes.flatMap((r) => (r && BROWSER_PANELS[r.kind] ? [BROWSER_PANELS[r.kind](run, X, y, r, style)] : []));
+}
+
+/**
+ * What a data panel of lifted points draws at each step (`browser._lifted_boundaries`): the state's boundary in the
+ * view (`boundaryInView`, rounded to 1e-6 as Python rounds it) and the panel's note (`boundaryNote`).
+ * The editor draws Python's run in its own view with these too (Python cut its circles to its view).
+ * @param {number[][]} W the states' w (each of length 3)
+ * @param {number[]} B their b
+ * @param {{xlim: number[], ylim: number[]}} view
+ * @returns {{mode: string, curves: number[][][][], notes: string[]}}
+ */
+export function liftedSteps(W, B, view) {
+  const round = (v) => Math.round(v * 1e6) / 1e6;
+  const curve = (k) =>
+    W[k].some((v) => v !== 0)
+      ? boundaryInView(W[k], B[k], view.xlim, view.ylim).map((p) => p.map(([a, b]) => [round(a), round(b)]))
+      : [];
+  return {
+    mode: "lifted",
+    curves: lazySteps(W.length, curve),
+    notes: lazySteps(W.length, (k) => boundaryNote(W[k], B[k], view.xlim, view.ylim, k === 0)),
+  };
 }
