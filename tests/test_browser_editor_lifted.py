@@ -16,6 +16,7 @@ import pytest
 
 from perceptron_lib.core import kernels, lift_view
 from perceptron_lib.core.training import fit_perceptron
+from perceptron_lib.draw import style as _style
 from perceptron_lib.player import LiftedPanel
 from perceptron_lib.player.browser import _lifted_boundaries
 from perceptron_lib.player.browser_editor import BrowserEditor
@@ -47,7 +48,7 @@ def test_the_library_run_is_fitted_on_the_lift_and_drawn_as_circles():
     assert editor.run["mode"] == "lifted" and editor.run["K"] == len(run.history) - 1
     np.testing.assert_array_equal(np.array(editor.run["w"]), run.history.w)
     assert np.array(editor.run["X"]).shape == (len(y), 3) and editor.options["lift"] == "bowl"
-    assert editor.run["panels"][0]["kind"] == "lifted" and editor.options["panels"] == [None]
+    assert editor.run["panels"][0]["kind"] == "lifted" and editor.options["panels"][0]["kind"] == "lifted"
     assert editor.X.shape == (len(y), 2)  # what the exercises read: the clicks, not their lift
     editor.points = [[[0.1, 0.2], [1.2, 1.0]], [1, -1]]
     assert np.array(editor.run["X"])[:, 2].tolist() == pytest.approx([0.05, 2.44])
@@ -122,16 +123,17 @@ def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
     editor = _editor()
     state = editor.get_state()
     page.evaluate("(state) => window.mount(state)", {name: state[name] for name in STATE})
-    assert page.evaluate("document.querySelectorAll('#widget .pp-lifted, #widget svg').length") >= 2
+    assert page.evaluate("document.querySelectorAll('#widget .pl-box').length") == 1  # Python's lifted view
     box = page.locator("#widget .pp-plot").first.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
     got = json.loads(page.evaluate("""() => { const s = editor.spec(); return JSON.stringify({
         run: document.querySelector('#widget .perceptron-browsereditor').dataset.run, X: editor.state().X,
         y: editor.state().y, w: s.w, b: s.b, K: s.K, view: s.view, mode: s.mode, lines: [...Array(s.K + 1).keys()]
         .map((k) => s.lines[k]), curves: [...Array(s.K + 1).keys()].map((k) => s.curves[k]),
-        notes: [...Array(s.K + 1).keys()].map((k) => s.notes[k]),
+        notes: [...Array(s.K + 1).keys()].map((k) => s.notes[k]), panels: s.panels,
+        views: document.querySelectorAll('#widget .pl-box').length,
         drawn: document.querySelectorAll('#widget .pp-plot path, #widget .pp-plot polyline').length}); }"""))
-    assert got["run"] == "browser" and got["mode"] == "lifted" and len(got["y"]) == 17
+    assert got["run"] == "browser" and got["mode"] == "lifted" and len(got["y"]) == 17 and got["views"] == 1
     X, y = np.array(got["X"]), np.array(got["y"], dtype=float)
     editor.points = [got["X"], got["y"]]  # the library's run of the same points
     run = editor.library_run
@@ -141,6 +143,8 @@ def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
     want = _lifted_boundaries(run, got["view"])
     same(got["curves"], want["curves"], "curves")
     assert got["notes"] == want["notes"]
+    # the lifted view of its own run, computed in the browser: LiftedPanel.front's, drawn
+    same(got["panels"], [LiftedPanel().front(run, kernels.lift(X), y, style=_style.get(None))], "panels")
     assert X.shape == (17, 2)
     # Python's run arrives: drawn in the editor's view, its circles cut to that view
     page.evaluate("(r) => window.model.fromPython('run', r)", editor.run)
@@ -149,3 +153,53 @@ def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
         curves: [...Array(s.K + 1).keys()].map((k) => s.curves[k])}); }"""))
     assert after["run"] == "library" and after["view"] == got["view"]
     same(after["curves"], want["curves"], "library curves")
+
+
+def _runs(rng, n_runs):
+    """Runs on lifted points: rings, noisy rings (not separable), a few points, one class, moved off the origin."""
+    out = []
+    for j in range(n_runs):
+        n = int(rng.integers(1, 30))
+        X = rng.uniform(-2, 2, (n, 2)) + (rng.normal(size=2) if j % 3 == 2 else 0)
+        r = float(rng.uniform(0.5, 1.5))
+        y = np.where(np.hypot(X[:, 0], X[:, 1]) < r, 1.0, -1.0)
+        if j % 4 == 1:
+            y[rng.random(n) < 0.2] *= -1
+        if j % 7 == 3:
+            y[:] = 1.0
+        out.append((X, y, {"eta": float(rng.choice([1.0, 0.5])), "max_epochs": 30}))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_the_browsers_lifted_view_is_lifted_panel_front_on_random_runs(page, preset):
+    rng = np.random.default_rng(11 if preset == "notebook" else 12)
+    editor = _editor(style=preset)
+    recipe, style = editor.options["panels"][0], editor.run["style"]
+    cases, wants = [], []
+    for X, y, settings in _runs(rng, 40):
+        Z = kernels.lift(X)
+        cases.append({"X": X.tolist(), "y": y.tolist(), "settings": {**editor.settings, **settings}})
+        run = fit_perceptron(Z, y, **{**editor.settings, **settings})
+        wants.append(LiftedPanel().front(run, Z, y, style=editor._style))
+    got = json.loads(page.evaluate("""([cases, recipe, style]) => JSON.stringify(cases.map((c) => {
+        const Z = front.lift(c.X);
+        const run = front.editorFit(Z, c.y, c.settings);
+        const spec = front.editorRunSpec(run, Z, c.y, {style, view: front.viewFor(c.X, front.fitOptions(c.settings)),
+            separator: "plane of the lift", hint: "", recipes: [recipe], lift: "bowl"});
+        return spec.panels[0]; }))""", [cases, recipe, style]))
+    planes = 0
+    for have, want in zip(got, wants, strict=True):
+        same(have, want, "lifted")
+        planes += sum(len(p) > 0 for p in want["planes"])
+    assert planes > 100
+
+
+def test_lifted_panel_browser_recipe_is_its_front_without_the_runs_numbers():
+    recipe = LiftedPanel(elev=30, azim=-40).browser()
+    assert recipe["kind"] == "lifted" and recipe["view"] == {"elev": 30.0, "azim": -40.0}
+    X, y = _rings()
+    spec = LiftedPanel(elev=30, azim=-40).front(fit_perceptron(kernels.lift(X), y), X, y, style=_style.get(None))
+    for key in ("title", "view", "aspect", "colors", "plane_alpha"):
+        assert recipe[key] == spec[key]
+    assert spec["size_px"] in recipe["size_px"].values()

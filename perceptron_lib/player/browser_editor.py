@@ -40,8 +40,8 @@ EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class)
 KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
                "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
-EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "lift_boundary.js", "runspec.js", "editor_ui.js",
-                  "editor.js")
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "lift_boundary.js", "lift_panel.js",
+                  "runspec.js", "editor_ui.js", "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 

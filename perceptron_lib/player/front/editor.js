@@ -11,7 +11,6 @@
  * selection, the step and the focus stay). Python may also set `points` (a load), `lesson` and `settings`.
  */
 
-import { BROWSER_PANELS } from "./claims.js";
 import { htmlEl } from "./controls.js";
 import { buildEditorControls, drawMarks, EDIT_HINT, EDITOR_CSS } from "./editor_ui.js";
 import {
@@ -29,7 +28,7 @@ import {
 import { lift } from "./max_margin.js";
 import { pointsLiteral, snapPoint } from "./own_data.js";
 import { clampStep, mountPlayer } from "./player.js";
-import { editorFit, editorRunSpec, fitOptions, liftedSteps, viewFor } from "./runspec.js";
+import { BROWSER_KINDS, editorFit, editorRunSpec, fitOptions, liftedSteps, viewFor } from "./runspec.js";
 import { markerPath, PT } from "./scene.js";
 import { ownNum } from "./words.js";
 
@@ -125,7 +124,7 @@ export function mountEditor(model, el) {
       : { ...next, view };
   };
   // panels the browser cannot compute for its own run (they need Python): a note if Python's run does not come
-  const kernelOnly = (options.panels ?? []).some((r) => !r || !BROWSER_PANELS[r.kind]);
+  const kernelOnly = (options.panels ?? []).some((r) => !r || !BROWSER_KINDS[r.kind]);
   let noteTimer = null;
   const waitNote = (whose) => {
     win.clearTimeout(noteTimer);

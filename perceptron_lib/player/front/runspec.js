@@ -11,6 +11,7 @@
 
 import { BROWSER_PANELS } from "./claims.js";
 import { boundaryInView, boundaryNote } from "./lift_boundary.js";
+import { liftedSpec } from "./lift_panel.js";
 import { summarize } from "./max_margin.js";
 import { dot, fitPerceptron, isMistake, norm } from "./perceptron.js";
 import { RUN_VERSION } from "./player.js";
@@ -163,7 +164,7 @@ export function editorRunSpec(run, X, y, look) {
     view: look.view,
     style: look.style,
     crossed: updateOn === "negative" ? "wrong side" : "mistake",
-    panels: browserPanels(run, X, y, look.recipes ?? [], look.style),
+    panels: browserPanels(run, X, y, look.recipes ?? [], look.style, mistakes),
     summary,
     summaryNotes: notes,
     notes, // the summary's lines; for lifted points the data panel's note at each step, as Python's `notes`
@@ -171,18 +172,25 @@ export function editorRunSpec(run, X, y, look) {
   };
 }
 
+/** The panels the browser computes for a run of its own, by the kind of their recipe: `claims.js`'s and the lifted
+ * view (`lift_panel.js`). */
+export const BROWSER_KINDS = { ...BROWSER_PANELS, lifted: liftedSpec };
+
 /**
- * The specs of the editor's panels that the browser computes for a run of its own (`BROWSER_PANELS`, by the kind
+ * The specs of the editor's panels that the browser computes for a run of its own (`BROWSER_KINDS`, by the kind
  * of the recipe Python sent); a panel it cannot compute (no recipe: it needs the kernel) is left out.
  * @param {object} run `editorFit`'s result
  * @param {number[][]} X
  * @param {number[]} y
  * @param {(object|null)[]} recipes
  * @param {object} style
+ * @param {number[][]} [mistakes] the examples each state gets wrong (`wrongAt`), for the panels that word them
  * @returns {object[]}
  */
-export function browserPanels(run, X, y, recipes, style) {
-  return recipes.flatMap((r) => (r && BROWSER_PANELS[r.kind] ? [BROWSER_PANELS[r.kind](run, X, y, r, style)] : []));
+export function browserPanels(run, X, y, recipes, style, mistakes = []) {
+  return recipes.flatMap((r) =>
+    r && BROWSER_KINDS[r.kind] ? [BROWSER_KINDS[r.kind](run, X, y, r, style, mistakes)] : [],
+  );
 }
 
 /**

@@ -108,6 +108,14 @@ class LiftedPanel:
     #: The browser's picture of the box, CSS px: as tall as the box looks at its tallest (`core.lift_view.project`),
     #: by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen)
     SIZE_PX = {"notebook": 440, "lecture": 340}
+    _COLORS = {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"}  #: the browser's view's colours
+    _PLANE_ALPHA = 0.35
+
+    @staticmethod
+    def _aspect():
+        from ...core import lift_view as _lv
+
+        return _lv.ASPECT
 
     def __init__(self, *, elev=24, azim=-58, zoom=0.95, title="lifted: z = x₁² + x₂²"):
         self.elev, self.azim, self.zoom, self.title = elev, azim, zoom, title
@@ -138,6 +146,13 @@ class LiftedPanel:
         else:
             self.ring.set_data_3d([], [], [])
         return moved + [self.ring]
+
+    def browser(self) -> dict:
+        """The recipe with which an editor's browser computes `front` for a run of its own (``front/lift_panel.js``
+        `liftedSpec`: the same box, planes, mesh, sections and sentences, ported from `core.lift_view`)."""
+        return {"kind": "lifted", "title": self.title, "view": {"elev": float(self.elev), "azim": float(self.azim)},
+                "aspect": [float(v) for v in self._aspect()], "size_px": {k: float(v) for k, v in self.SIZE_PX.items()},
+                "colors": dict(self._COLORS), "plane_alpha": self._PLANE_ALPHA}
 
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserPlayer` (kind ``"lifted"``, drawn by ``front/lifted.js``), computed once.
@@ -182,8 +197,8 @@ class LiftedPanel:
                          for k in range(len(h))],
             "alt": alt,
             "size_px": float(self.SIZE_PX["lecture" if style.legend_size > 12 else "notebook"]),
-            "colors": {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"},
-            "plane_alpha": 0.35,
+            "colors": dict(self._COLORS),
+            "plane_alpha": self._PLANE_ALPHA,
         }
 
     @staticmethod
