@@ -142,6 +142,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
     readout.setAttribute("tabindex", "0");
+    readout.setAttribute("role", "region"); // a named, focusable box: a region, read as "readout, region"
     readout.setAttribute("aria-label", "readout");
     figure.append(picture);
     side.append(legend, readout);

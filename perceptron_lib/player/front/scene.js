@@ -229,7 +229,27 @@ export function buildScene(doc, spec) {
     },
     plot,
   );
-  return { svg, spec, tf, under, overlay, over, caption, note, titleLines: m.titleLines };
+  // the caption's room in the plot's coordinates: the whole picture, margins included
+  const room = { left: -m.left, right: tf.width + m.right, px: m.captionPx };
+  return { svg, spec, tf, under, overlay, over, caption, note, titleLines: m.titleLines, room };
+}
+
+/**
+ * The x of a caption line centred over the plot, moved only as far as it must so that the line stays in the
+ * picture (a narrow view's plot, such as lesson 02's, has more margin on its left than on its right): centred on
+ * the picture where it is wider than the plot's room. Its width is the drawn text's where the browser has laid it
+ * out, else DejaVu Sans's wide average (0.62 em a character), so a line is never cut.
+ * @param {SVGTSpanElement} span the line, with its text
+ * @param {{left: number, right: number, px: number}} room
+ * @param {number} centre the plot's middle
+ * @returns {number}
+ */
+function captionX(span, room, centre) {
+  const drawn = typeof span.getComputedTextLength === "function" ? span.getComputedTextLength() : 0;
+  const half = (drawn > 0 ? drawn : span.textContent.length * 0.62 * room.px) / 2 + 2;
+  const lo = room.left + half;
+  const hi = room.right - half;
+  return lo > hi ? (room.left + room.right) / 2 : Math.min(Math.max(centre, lo), hi);
 }
 
 /**
@@ -422,6 +442,7 @@ export function drawFrame(scene, k) {
       scene.caption,
     );
     span.textContent = text;
+    span.setAttribute("x", fmt(captionX(span, scene.room, scene.tf.width / 2)));
   });
   scene.note.textContent = lifted ? spec.notes[k] : notes(spec.w[k], scale, seg).join("; ");
 }
