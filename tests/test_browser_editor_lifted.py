@@ -203,3 +203,22 @@ def test_lifted_panel_browser_recipe_is_its_front_without_the_runs_numbers():
     for key in ("title", "view", "aspect", "colors", "plane_alpha"):
         assert recipe[key] == spec[key]
     assert spec["size_px"] in recipe["size_px"].values()
+
+
+def test_the_two_lines_of_copy_points_hand_in_exercise_5_4_as_a_pair():
+    """Lesson 05's Exercise 4 says: paste the two lines "Copy points" gives (X = [...], y = [...]) and give the check
+    (X, y). An editor of lifted points copies the clicks (x1, x2), not their lift."""
+    from perceptron_lib.core.own_data import points_literal
+    from perceptron_lib.exercises import nb05
+
+    X = np.array([[0.0, 0.0], [0.3, 0.0], [-0.2, 0.2], [2.0, 0.0], [-2.0, 0.0], [0.0, 2.0], [0.0, -2.0]])
+    y = np.array([-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0])
+    editor = BrowserEditor(fit_perceptron(kernels.lift(X), y), X, y, lift=kernels.lift, panels=[LiftedPanel()],
+                           separator="plane of the lift")
+    text = editor.literal
+    assert text == points_literal(X, y) and text.splitlines()[1] == "y = [-1, -1, -1, 1, 1, 1, 1]"
+    pasted = {}
+    exec(text, pasted)  # the cell the student pastes into
+    assert np.array(pasted["X"]).shape == (7, 2)
+    assert nb05.check_circle_needed((pasted["X"], pasted["y"])).status == "correct"
+    assert nb05.check_circle_needed(editor).status == "correct"
