@@ -216,3 +216,17 @@ def test_python_follows_the_choice_and_refuses_a_k_past_the_chosen_run():
     assert png[:4] == b"\x89PNG" and alt == switch.alt and width > 300
     folded = switch.to_html(summary="No kernel?", max_frames=3)
     assert [t for t, _a in folded.parts] == switch.labels and switch.value == "< 0 (θ = 0)"
+
+
+def test_shared_panels_share_a_charts_axes_but_leave_a_map_its_own_box():
+    """A chart keeps its axes across runs; a loss map or lifted view keeps the box its numbers were computed over."""
+    from perceptron_lib.player.browser_switch import shared_panels
+
+    a = {"panels": [{"kind": "loss", "xlim": [0, 3], "ylim": [0, 1]},
+                    {"kind": "contour", "xlim": [-1, 1], "ylim": [-2, 2]}]}
+    b = {"panels": [{"kind": "loss", "xlim": [0, 9], "ylim": [-1, 0.5]},
+                    {"kind": "contour", "xlim": [-5, 5], "ylim": [0, 1]}]}
+    sa, sb = shared_panels([a, b])
+    assert sa["panels"][0]["xlim"] == sb["panels"][0]["xlim"] == [0, 9] and sa["panels"][0]["ylim"] == [-1, 1]
+    assert sa["panels"][1] == a["panels"][1] and sb["panels"][1] == b["panels"][1]
+    assert a["panels"][0]["xlim"] == [0, 3]  # the caller's specs are left as they were

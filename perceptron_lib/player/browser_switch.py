@@ -82,12 +82,19 @@ def shared_view(views) -> dict:
             for axis in ("xlim", "ylim")}
 
 
+#: Panel kinds whose numbers are computed over their own box (a loss map's bands, the lifted view): each run keeps its
+#: own, as the kernel's `RunSwitch` drew them; a shared box would leave a run's map a patch in a larger, blank panel.
+OWN_BOX_KINDS = frozenset({"contour", "lifted"})
+
+
 def shared_panels(traits) -> list:
     """`traits` with each extra panel's ``xlim`` and ``ylim`` (where it has them) the smallest that holds every run's:
-    a chart keeps its axes whatever run is chosen."""
+    a chart keeps its axes whatever run is chosen (not the kinds of `OWN_BOX_KINDS`)."""
     traits = [dict(t) for t in traits]
     for p in range(len(traits[0].get("panels", []))):
         specs = [t["panels"][p] for t in traits]
+        if any(s.get("kind") in OWN_BOX_KINDS for s in specs):
+            continue
         shared = {lim: [min(s[lim][0] for s in specs), max(s[lim][1] for s in specs)]
                   for lim in ("xlim", "ylim") if all(isinstance(s.get(lim), list | tuple) for s in specs)}
         for t in traits:
