@@ -186,13 +186,24 @@ function liftedWords(w, b, k, n, inView, wrong) {
  * @param {object} recipe `LiftedPanel.browser()`: title, view, aspect, size_px by preset, colors, plane_alpha
  * @param {object} style the preset's style (the run trait's)
  * @param {number[][]} wrong the examples each state gets wrong (the run spec's `mistakes`)
+ * @param {(n: number, make: (k: number) => any) => any[]} [lazySteps] how the per-step lists are made (runspec.js
+ *   passes its `lazySteps`: each step when first shown; the default makes every step now)
  * @returns {object}
  */
-export function liftedSpec(run, Z, _y, recipe, style, wrong) {
+export function liftedSpec(
+  run,
+  Z,
+  _y,
+  recipe,
+  style,
+  wrong,
+  lazySteps = (n, make) => Array.from({ length: n }, (_, k) => make(k)),
+) {
   const h = run.history;
   const round = (v) => Math.round(v * 1e6) / 1e6;
   const box = viewBox(Z);
-  const planes = h.w.map((w, k) => planePolygon(w, h.b[k], box));
+  // per step, made when the step is first shown (`lazySteps`): an edit of many updates costs one step's geometry
+  const planes = lazySteps(h.w.length, (k) => planePolygon(h.w[k], h.b[k], box));
   return {
     kind: "lifted",
     K: h.w.length - 1,
@@ -203,8 +214,8 @@ export function liftedSpec(run, Z, _y, recipe, style, wrong) {
     points: Z,
     bowl: bowlMesh(box).map((p) => p.map((q) => q.map(round))),
     planes,
-    sections: h.w.map((w, k) => bowlSection(w, h.b[k], box).map((p) => p.map((q) => q.map(round)))),
-    alt: h.w.map((w, k) => liftedWords(w, h.b[k], k, Z.length, planes[k].length > 0, wrong[k].length)),
+    sections: lazySteps(h.w.length, (k) => bowlSection(h.w[k], h.b[k], box).map((p) => p.map((q) => q.map(round)))),
+    alt: lazySteps(h.w.length, (k) => liftedWords(h.w[k], h.b[k], k, Z.length, planes[k].length > 0, wrong[k].length)),
     size_px: recipe.size_px[style.legend_size > 12 ? "lecture" : "notebook"],
     colors: recipe.colors,
     plane_alpha: recipe.plane_alpha,

@@ -174,7 +174,10 @@ export function editorRunSpec(run, X, y, look) {
 
 /** The panels the browser computes for a run of its own, by the kind of their recipe: `claims.js`'s and the lifted
  * view (`lift_panel.js`). */
-export const BROWSER_KINDS = { ...BROWSER_PANELS, lifted: liftedSpec };
+export const BROWSER_KINDS = {
+  ...BROWSER_PANELS,
+  lifted: (run, X, y, recipe, style, mistakes) => liftedSpec(run, X, y, recipe, style, mistakes, lazySteps),
+};
 
 /**
  * The specs of the editor's panels that the browser computes for a run of its own (`BROWSER_KINDS`, by the kind
