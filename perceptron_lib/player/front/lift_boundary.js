@@ -35,7 +35,15 @@ function sectionEdge(curve, tIn, tOut, B) {
   return a;
 }
 
-function sectionPieces(curve, t, B) {
+/**
+ * The pieces of the curve `curve(t)` (rows (x, y, z)) inside the box, sampled at `t`, each cut where it leaves the
+ * box at the crossing on the curve (`lift_view._pieces_in_box`; the bowl's mesh is cut by it too).
+ * @param {(t: number) => number[]} curve
+ * @param {number[]} t
+ * @param {number[][]} B
+ * @returns {number[][][]}
+ */
+export function sectionPieces(curve, t, B) {
   const ins = t.map((v) => inBox(curve(v), B));
   const pieces = [];
   let cur = [];
@@ -53,10 +61,17 @@ function sectionPieces(curve, t, B) {
   return pieces.filter((p) => p.length >= 2).map((p) => p.map(curve));
 }
 
-/** numpy's evenSteps(a, b, n): the same numbers (a + j * step, the last one b). */
-function evenSteps(a, b, n) {
-  const step = (b - a) / (n - 1);
-  return Array.from({ length: n }, (_, j) => (j === n - 1 ? b : a + j * step));
+/**
+ * numpy's linspace(a, b, n, endpoint): the same numbers (a + j * step, the last one b with the endpoint).
+ * @param {number} a
+ * @param {number} b
+ * @param {number} n
+ * @param {boolean} [endpoint]
+ * @returns {number[]}
+ */
+export function evenSteps(a, b, n, endpoint = true) {
+  const step = (b - a) / (endpoint ? n - 1 : n);
+  return Array.from({ length: n }, (_, j) => (endpoint && j === n - 1 ? b : a + j * step));
 }
 
 const onBowl = (x, y) => [x, y, x * x + y * y];

@@ -5,7 +5,7 @@
  * (`LiftedPanel._words`), ported line for line and held equal to Python's by a Chromium test.
  */
 
-import { bowlSection, circleFromPlane } from "./lift_boundary.js";
+import { bowlSection, circleFromPlane, evenSteps, sectionPieces } from "./lift_boundary.js";
 import { pyG } from "./words.js";
 
 /**
@@ -106,42 +106,6 @@ export function planePolygon(w, b, B) {
   return most <= tol * longest ? [] : P;
 }
 
-/** numpy's linspace (endpoint true, or false). */
-function meshSteps(a, b, n, endpoint = true) {
-  const step = (b - a) / (endpoint ? n - 1 : n);
-  return Array.from({ length: n }, (_, j) => (endpoint && j === n - 1 ? b : a + j * step));
-}
-
-/** The pieces of the curve `at(t)` inside the box, sampled at `t` (`lift_view._pieces_in_box`). */
-function meshPieces(at, t, B) {
-  // a circle of the bowl is the bowl's section by the plane z = r² (`bowlSection` cuts it the same way)
-  const ins = (p) => p.every((x, j) => x >= B[j][0] && x <= B[j][1]);
-  const edge = (tIn, tOut) => {
-    let [a, b] = [tIn, tOut];
-    for (let n = 0; n < 60; n++) {
-      const mid = (a + b) / 2;
-      if (ins(at(mid))) a = mid;
-      else b = mid;
-    }
-    return a;
-  };
-  const inside = t.map((v) => ins(at(v)));
-  const pieces = [];
-  let cur = [];
-  for (let j = 0; j < t.length; j++) {
-    if (inside[j]) {
-      if (!cur.length && j > 0) cur.push(edge(t[j], t[j - 1]));
-      cur.push(t[j]);
-    } else if (cur.length) {
-      cur.push(edge(t[j - 1], t[j]));
-      pieces.push(cur);
-      cur = [];
-    }
-  }
-  if (cur.length) pieces.push(cur);
-  return pieces.filter((p) => p.length >= 2).map((p) => p.map(at));
-}
-
 /**
  * The bowl's wire mesh cut to the box (`lift_view.bowl_mesh`): rings, then spokes.
  * @param {number[][]} B
@@ -151,13 +115,13 @@ export function bowlMesh(B, rings = 6, spokes = 24, samples = 96) {
   if (B[2][1] <= 0) return [];
   const [rLo, rHi] = [Math.sqrt(Math.max(B[2][0], 0)), Math.sqrt(B[2][1])];
   const mesh = [];
-  for (const r of meshSteps(rLo, rHi, rings + 2).slice(1, -1)) {
+  for (const r of evenSteps(rLo, rHi, rings + 2).slice(1, -1)) {
     const ring = (a) => [r * Math.cos(a), r * Math.sin(a), r * r];
-    mesh.push(...meshPieces(ring, meshSteps(0, 2 * Math.PI, samples + 1), B));
+    mesh.push(...sectionPieces(ring, evenSteps(0, 2 * Math.PI, samples + 1), B));
   }
-  for (const a of meshSteps(0, 2 * Math.PI, spokes, false)) {
+  for (const a of evenSteps(0, 2 * Math.PI, spokes, false)) {
     const spoke = (s) => [s * Math.cos(a), s * Math.sin(a), s * s];
-    mesh.push(...meshPieces(spoke, meshSteps(rLo, rHi, Math.max(Math.floor(samples / 4), 2)), B));
+    mesh.push(...sectionPieces(spoke, evenSteps(rLo, rHi, Math.max(Math.floor(samples / 4), 2)), B));
   }
   return mesh;
 }
