@@ -28,7 +28,7 @@ from ..draw import style as _style
 from . import front
 from .browser import RUN_VERSION, _front_panels, _lifted_boundaries, _Still, run_trait
 from .panels.data import DataPanel
-from .readout import all_words, alt_text, state_lines
+from .readout import all_words, alt_text, plural, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
 
 __all__ = ["BrowserEditor", "EDIT_HINT", "KERNEL_NOTE", "EDITOR_MODULES", "editor_source"]
@@ -216,7 +216,7 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         self.observe(self._refit, names=["points", "settings"])
 
     def __repr__(self):
-        return f"<BrowserEditor: {len(self.points[1])} points; {self.run['K']} updates>"
+        return f"<BrowserEditor: {plural(len(self.points[1]), 'point')}; {plural(self.run['K'], 'update')}>"
 
     # ------------------------------------------------------------------ the library's run
     def _lifted(self, X):

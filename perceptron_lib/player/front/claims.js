@@ -318,7 +318,9 @@ export function claimsSpec(run, X, y, recipe, style) {
   }
   const fixed = recipe.title ?? null;
   const titles =
-    fixed !== null ? null : at.map((t) => `t = ${t} mistake${t === 1 ? "" : "s"},${sep}bound (R/γ)² = ${claimNum(bound)}`);
+    fixed !== null
+      ? null
+      : at.map((t) => `t = ${t} mistake${t === 1 ? "" : "s"},${sep}bound (R/γ)² = ${claimNum(bound)}`);
   return claimChart({
     K,
     title: fixed,
