@@ -32,7 +32,7 @@ from .readout import all_words, alt_text, plural, state_lines
 from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold, scene_recording, scene_still
 from .render import DENSITY, Scene, panels_at_once
 
-__all__ = ["BrowserPlayer", "FrontPanel", "RUN_VERSION", "PANEL_PX", "CHART_PX", "run_trait"]
+__all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "CHART_PX", "run_trait"]
 
 #: The format of the `run` trait that ``front/player.js`` reads (its ``RUN_VERSION``).
 RUN_VERSION = 1
