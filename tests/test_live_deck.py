@@ -7,7 +7,8 @@ lesson 03 is run, the deck started, and then
   buttons and the readout at 18 px or more (item 12);
 * the picture keeps only the keys the player uses: with the pointer on it, the right arrow steps the player
   and leaves the slide where it is, Ctrl-Shift-C opens JupyterLab's palette, Tab moves focus out, and Escape
-  stops the deck; with the editor's keyboard cursor shown, Escape hides the cursor first (item 13);
+  stops the deck; on the editor's slide, with its keyboard cursor shown, the arrows move the cursor and Escape
+  hides it first (item 13);
 * the session's deck and saves touch neither the user's JupyterLab settings (the next session opens out of
   deck mode) nor the course's notebooks, which stay byte-identical (items 14 and 15);
 * and `make lab` itself, on user settings where a deck was left on (``"active": true``), starts out of deck
@@ -31,18 +32,22 @@ pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "artifacts"
 LESSON = next(p.name for p in sorted((REPO / "notebooks").glob("03_*.ipynb")))
-ON_SLIDE = ".jp-deck-mod-visible .perceptron-stepthrough"
+ON_SLIDE = ".jp-deck-mod-visible .perceptron-browsercontrolled"  # the lesson's main player (settings beside it)
+# 'Your own data': the editor (drawn in SVG) on the slide shown, its picture in the 1280x720 screen
+JS_EDITOR_SHOWN = """() => { const e = document.querySelector('.perceptron-browsereditor .pp-picture');
+  const r = e && e.checkVisibility() ? e.getBoundingClientRect() : null;
+  return !!r && r.width > 0 && r.top >= 0 && r.top < 720; }"""
 IN_DECK = "() => document.body.dataset.jpDeckMode === 'presenting'"
 
-# the player on the deck's visible slide: bottoms of its picture, Step button and readout, their font sizes,
-# and the code inputs shown on the slide
+# the player on the deck's visible slide: bottoms of its picture, Step button and readout (its box: it scrolls in
+# the column beside the picture), their font sizes, and the code inputs shown on the slide
 JS_SLIDE = """() => {
-  const p = document.querySelector('.jp-deck-mod-visible .perceptron-stepthrough');
-  const step = [...p.querySelectorAll('.widget-button')].find((b) => b.textContent.includes('Step'));
-  const readout = p.querySelector('.perceptron-readout .widget-html-content');
+  const p = document.querySelector('.jp-deck-mod-visible .perceptron-browsercontrolled');
+  const step = [...p.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Step');
+  const readout = p.querySelector('.pp-readout');
   const inputs = [...document.querySelectorAll('.jp-deck-mod-visible .jp-InputArea')]
     .filter((e) => e.getClientRects().length && e.getBoundingClientRect().height > 0);
-  const img = p.querySelector('img').getBoundingClientRect();
+  const img = p.querySelector('.pp-picture').getBoundingClientRect();
   return {picture: img.bottom, pictureHeight: img.height, step: step.getBoundingClientRect().bottom,
           readout: readout.getBoundingClientRect().bottom, stepFont: parseFloat(getComputedStyle(step).fontSize),
           readoutFont: parseFloat(getComputedStyle(readout).fontSize), codeShown: inputs.length};
@@ -59,7 +64,7 @@ def _point_at(page, picture) -> None:
     page.mouse.move(2, 2)
     picture.hover()
     picture.focus()
-    page.wait_for_function("() => document.activeElement && document.activeElement.tagName === 'IMG'", timeout=5_000)
+    page.wait_for_function("(el) => document.activeElement === el", arg=picture.element_handle(), timeout=5_000)
 
 
 def _shot(page, name: str) -> None:
@@ -101,7 +106,7 @@ def lecture(tmp_path_factory, chromium):
             page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
             page.wait_for_function("() => document.querySelector('.jp-deck-mod-visible') !== null", timeout=5_000)
         assert page.locator(ON_SLIDE).count(), "no slide of the deck shows a player"
-        page.locator(f"{ON_SLIDE} img").first.wait_for(state="visible", timeout=10_000)
+        page.locator(f"{ON_SLIDE} .pp-picture svg").first.wait_for(state="visible", timeout=10_000)
         yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors}
         context.close()
 
@@ -121,8 +126,8 @@ def test_the_players_slide_fits_1280x720_without_code_and_with_large_controls(le
 def test_the_picture_keeps_only_its_keys_and_escape_stops_the_deck(lecture):
     page = lecture["page"]
     player = page.locator(ON_SLIDE).first
-    picture = player.locator("img").first
-    readout = player.locator(".perceptron-readout").first
+    picture = player.locator(".pp-picture").first
+    readout = player.locator(".pp-readout").first
     _point_at(page, picture)
     before = readout.inner_text()
     page.keyboard.press("ArrowRight")  # the player's key: one step, and the deck stays on this slide
@@ -136,14 +141,33 @@ def test_the_picture_keeps_only_its_keys_and_escape_stops_the_deck(lecture):
 
     _point_at(page, picture)
     page.keyboard.press("Tab")  # Tab moves focus on, out of the picture
-    page.wait_for_function("() => document.activeElement && document.activeElement.tagName !== 'IMG'", timeout=5_000)
+    page.wait_for_function("(el) => document.activeElement !== el", arg=picture.element_handle(), timeout=5_000)
 
-    # the editor's keyboard cursor takes Escape (it hides the cursor); then Escape is JupyterLab's again
-    page.locator(".perceptron-editor .widget-toggle-button", has_text="Keyboard cursor").first.click()
-    message = page.locator(".perceptron-editor").first
+    # on to the editor's slide ('Your own data'), as the lecturer goes on
+    page.mouse.move(2, 2)
+    for _ in range(100):
+        if page.evaluate(JS_EDITOR_SHOWN):
+            break
+        page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
+        page.wait_for_function("() => document.querySelector('.jp-deck-mod-visible') !== null", timeout=5_000)
+    editor = page.locator(".perceptron-browsereditor").first
+    where = page.evaluate("""() => ({
+      cell: document.querySelector('.perceptron-browsereditor')?.closest('.jp-Cell')?.className,
+      shown: [...document.querySelectorAll('.jp-deck-mod-visible')].map((e) => e.innerText.slice(0, 80))})""")
+    assert page.evaluate(JS_EDITOR_SHOWN), f"no slide of the deck shows the editor: {where}"
+    # the editor's keyboard cursor (a cross drawn in its SVG picture) takes Escape: it hides the cursor; then
+    # Escape is JupyterLab's again
+    editor.locator("button", has_text="Keyboard cursor").click()
+    message = editor.locator(".pe-message")
     page.wait_for_function("(el) => el.innerText.includes('Keyboard cursor at the centre')",
                            arg=message.element_handle(), timeout=10_000)  # fmt: skip
+    picture = editor.locator(".pp-picture").first
     _point_at(page, picture)
+    cx = editor.locator(".pe-cursor-row input").first  # the cursor's x₁ box
+    at = cx.input_value()
+    page.keyboard.press("ArrowRight")  # the cursor's key: the cross moves right, the deck stays
+    page.wait_for_function("([el, v]) => el.value !== v", arg=[cx.element_handle(), at], timeout=5_000)
+    assert page.evaluate(IN_DECK) and page.evaluate(JS_EDITOR_SHOWN)
     page.keyboard.press("Escape")
     page.wait_for_function("(el) => el.innerText.includes('Keyboard cursor hidden')",
                            arg=message.element_handle(), timeout=10_000)  # fmt: skip
