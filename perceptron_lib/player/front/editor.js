@@ -39,7 +39,8 @@ export const KERNEL_WAIT_MS = 1500;
 /** A press and a release further apart than this (CSS px) is a drag, not a click. */
 export const DRAG_PX = 4;
 
-let editorCount = 0;
+/** The editors of this page so far, shared by every copy of this module (each widget evaluates its own copy). */
+const EDITORS = Symbol.for("perceptron_lib.editor.mounted");
 
 /**
  * True when the run spec was fitted on exactly these points.
@@ -81,7 +82,8 @@ function where(p) {
 export function mountEditor(model, el) {
   const doc = el.ownerDocument;
   const win = doc.defaultView;
-  const id = `perceptron-editor-${++editorCount}`;
+  globalThis[EDITORS] = (globalThis[EDITORS] ?? 0) + 1;
+  const id = `perceptron-editor-${globalThis[EDITORS]}`;
   const ui = buildEditorControls(doc, id);
   const slot = htmlEl(doc, "div", { class: "pe-player" });
   const root = htmlEl(doc, "div", { class: "perceptron-browsereditor", id });
