@@ -35,7 +35,7 @@ LESSON = next(p.name for p in sorted((REPO / "notebooks").glob("03_*.ipynb")))
 ON_SLIDE = ".jp-deck-mod-visible .perceptron-browsercontrolled"  # the lesson's main player (settings beside it)
 # 'Your own data': the editor (drawn in SVG) on the slide shown, its picture in the 1280x720 screen
 JS_EDITOR_SHOWN = """() => { const e = document.querySelector('.perceptron-browsereditor .pp-picture');
-  const r = e && e.checkVisibility() ? e.getBoundingClientRect() : null;
+  const r = e && e.checkVisibility({visibilityProperty: true}) ? e.getBoundingClientRect() : null;
   return !!r && r.width > 0 && r.top >= 0 && r.top < 720; }"""
 IN_DECK = "() => document.body.dataset.jpDeckMode === 'presenting'"
 
