@@ -9,9 +9,8 @@
  */
 
 import { drawChartAxes, textPx } from "./chart_axes.js";
+import { pageNumber } from "./geometry.js";
 import { fmt, PT, svgEl } from "./scene.js";
-
-let contourBuilt = 0;
 
 /**
  * An SVG path through points (a ring closed with Z).
@@ -200,7 +199,7 @@ export function buildContour(doc, run, spec) {
   };
   const svg = svgEl(doc, "svg", { class: "pp-chart pp-contour", role: "img", focusable: "false" });
   svg.style.fontFamily = "DejaVu Sans, Verdana, sans-serif";
-  const id = `pc-${++contourBuilt}`;
+  const id = `pc-${pageNumber("contour")}`;
   const defs = svgEl(doc, "defs", {}, svg);
   const clip = svgEl(doc, "clipPath", { id: `${id}-clip` }, defs);
   svgEl(doc, "rect", { x: 0, y: 0, width: fmt(side), height: fmt(side) }, clip);

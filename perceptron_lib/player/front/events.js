@@ -28,7 +28,8 @@ export const CSS = `
   white-space: nowrap; }
 `;
 
-let mounted = 0;
+/** The pictures of this page so far, shared by every widget's copy of this module (ids unique in the page). */
+const PICTURES = Symbol.for("perceptron_lib.picture");
 
 /**
  * The PNG's pixel under the client point (x, y), to 0.01 px: the picture's box scaled to its natural size.
@@ -98,7 +99,8 @@ function pngUrl(bytes) {
 export function mountPicture(model, el) {
   const doc = el.ownerDocument;
   const win = doc.defaultView;
-  const id = `perceptron-picture-${++mounted}`;
+  globalThis[PICTURES] = (globalThis[PICTURES] ?? 0) + 1;
+  const id = `perceptron-picture-${globalThis[PICTURES]}`;
   const img = doc.createElement("img");
   img.className = "perceptron-picture widget-image"; // ipywidgets' Image class too: pages and tests find it so
   img.tabIndex = 0;

@@ -11,6 +11,18 @@
 export const ALONG = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9, 0.02, 0.98];
 
 /**
+ * The next number of `name` in this page (for element ids), shared by every copy of these modules: anywidget
+ * evaluates each widget's module apart, and a count per copy gave two widgets of one page the same ids.
+ * @param {string} name
+ * @returns {number}
+ */
+export function pageNumber(name) {
+  const key = Symbol.for(`perceptron_lib.${name}`);
+  globalThis[key] = (globalThis[key] ?? 0) + 1;
+  return globalThis[key];
+}
+
+/**
  * A number as a person writes it (`readout.num`): 2 not 2.0, else 4 significant digits (Python's "{:.4g}").
  * @param {number} v
  * @returns {string}

@@ -10,11 +10,9 @@
  */
 
 import { htmlEl } from "./controls.js";
-import { tickLabel, ticks } from "./geometry.js";
+import { pageNumber, tickLabel, ticks } from "./geometry.js";
 import { behindPlane, pictureSize, projection, TURN_STEP, viewAxes, wrapAngle } from "./lift_geometry.js";
 import { fmt, markerPath, PT, svgEl } from "./scene.js";
-
-let liftedBuilt = 0;
 
 /** An angle as written beside its slider and in the picture's name: whole degrees, with a true minus sign. */
 const deg = (v) => `${String(Math.round(v) || 0).replace("-", "−")}°`;
@@ -301,7 +299,7 @@ export function buildLifted(doc, runSpec, spec) {
   title.textContent = spec.title;
   const g = svgEl(doc, "g", { class: "pl-plot", transform: `translate(${fmt(side)},${fmt(top)})` }, svg);
   const help = htmlEl(doc, "p", { class: "pl-help" }, "Turn the view: drag it, or focus it and press ← → ↑ ↓.");
-  help.id = `pl-help-${++liftedBuilt}`;
+  help.id = `pl-help-${pageNumber("lifted")}`;
   const picture = htmlEl(doc, "div", {
     class: "pl-picture",
     role: "img",

@@ -11,7 +11,7 @@
 
 import { buildContour } from "./contour.js";
 import { buildChart } from "./curves.js";
-import { boundarySegment } from "./geometry.js";
+import { boundarySegment, pageNumber } from "./geometry.js";
 import { buildLifted } from "./lifted.js";
 import { fmt, PT, svgEl } from "./scene.js";
 
@@ -57,8 +57,6 @@ export function buildOverlay(doc, run, spec, scene) {
   return { el: null, draw, legend: spec.legend };
 }
 
-let overlayClips = 0;
-
 /**
  * A group of the overlay clipped to the plot (a path traced on a grid wider than the view).
  * @param {Document} doc
@@ -67,7 +65,7 @@ let overlayClips = 0;
  * @returns {SVGElement}
  */
 function clippedGroup(doc, parent, tf) {
-  const id = `pp-overlay-clip-${++overlayClips}`;
+  const id = `pp-overlay-clip-${pageNumber("overlay-clip")}`;
   const clip = svgEl(doc, "clipPath", { id }, parent);
   svgEl(doc, "rect", { x: 0, y: 0, width: fmt(tf.width), height: fmt(tf.height) }, clip);
   return svgEl(doc, "g", { class: "pp-overlay-paths", "clip-path": `url(#${id})` }, parent);

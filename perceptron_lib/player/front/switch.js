@@ -11,9 +11,8 @@
  */
 
 import { htmlEl } from "./controls.js";
+import { pageNumber } from "./geometry.js";
 import { clampStep, mountPlayer } from "./player.js";
-
-let groups = 0;
 
 /**
  * The room a page keeps under the picture's top for the player's buttons and the notebook's bars, CSS px: the
@@ -100,7 +99,7 @@ export const SWITCH_CSS = `
  * @returns {{group: HTMLFieldSetElement, inputs: HTMLInputElement[]}}
  */
 export function buildChoice(doc, labels, description, chosen) {
-  const name = `perceptron-choice-${++groups}`;
+  const name = `perceptron-choice-${pageNumber("choice")}`;
   const group = htmlEl(doc, "fieldset", { class: "perceptron-choice" });
   group.appendChild(htmlEl(doc, "legend", {}, description));
   const inputs = labels.map((text, j) => {
