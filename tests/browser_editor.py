@@ -106,7 +106,7 @@ def _same_picture(a: dict, b: dict, where: str, what: str) -> None:
 def check_click_undo(page, editor, where: str) -> dict:
     """A click on an empty spot adds a point; Undo gives back the words and the picture bytes, Redo the picture
     after the click, Undo again the start. Returns the state at the start."""
-    if _in_browser(editor):
+    if in_browser(editor):
         return _svg_click_undo(page, editor, where)
     editor.scroll_into_view_if_needed()
     s0 = editor.evaluate(JS_STATE)
@@ -141,7 +141,7 @@ def _at_same_picture_spot(editor, box_then: dict, xy: tuple) -> tuple:
 def check_drag_alt_click(page, editor, where: str) -> None:
     """A real drag moves a point (pressed on its centre, released on another empty spot); alt-click on it
     removes it. The point is one placed here first, so its centre is known."""
-    if _in_browser(editor):
+    if in_browser(editor):
         return _svg_drag_alt_click(page, editor, where)
     n = editor.evaluate(JS_STATE)["count"]
     x, y = _empty_spot(editor)
@@ -167,7 +167,7 @@ def check_drag_alt_click(page, editor, where: str) -> None:
 def check_keyboard_add(page, editor, where: str) -> None:
     """Keyboard only: "Keyboard cursor", then "Add here" adds a point; Delete with the pointer on the picture
     removes it (the cursor stays shown)."""
-    if _in_browser(editor):
+    if in_browser(editor):
         return _svg_keyboard_add(page, editor, where)
     n = editor.evaluate(JS_STATE)["count"]
     toggle = editor.locator("button", has_text="Keyboard cursor")
@@ -244,7 +244,8 @@ JS_SHOWN = """(el) => {
 }"""
 
 
-def _in_browser(editor) -> bool:
+def in_browser(editor) -> bool:
+    """True for a `BrowserEditor` (drawn in SVG in the browser), False for a kernel-drawn `PointEditor`."""
     return editor.evaluate("(el) => el.classList.contains('perceptron-browsereditor')")
 
 

@@ -639,10 +639,13 @@ def _voila_lesson() -> Path:
         if p.name.startswith("03_"):
             return p
     for p in LESSONS:
-        if "StepThrough(" in p.read_text():
+        if "BrowserPlayer(" in p.read_text():
             return p
     pytest.skip("no lesson with a player")
 
+
+#: The first player of the app's lesson (03: the controlled player, drawn in the browser).
+APP_PLAYER = ".perceptron-browsercontrolled, .perceptron-browserplayer"
 
 #: The Jupyter configuration directory `make app` adds to JUPYTER_CONFIG_PATH (its voila.json).
 APP_CONFIG_DIR = REPO / "tools" / "jupyter" / "config"
@@ -674,7 +677,7 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(f"console error: {m.text}") if m.type == "error" else None)
         page.on("response", lambda r: r.status >= 400 and errors.append(f"{r.status} {r.request.method} {r.url}"))
-        page.on("requestfailed", lambda r: errors.append(f"failed: {r.request.method} {r.url} ({r.failure})"))
+        page.on("requestfailed", lambda r: errors.append(f"failed: {r.method} {r.url} ({r.failure})"))
         remote: list[str] = []
 
         def local_only(route):  # a lecture room may have no network: the app must not need it
@@ -688,7 +691,7 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         page.route("**/*", local_only)
         t0 = time.monotonic()
         page.goto(srv.voila_url(lesson.name), timeout=240_000)  # Voila answers once the lesson has run
-        step = page.locator(".perceptron-stepthrough .widget-button", has_text="Step").first
+        step = page.locator(f"{APP_PLAYER} button", has_text=re.compile(r"^\s*Step\s*$")).first
         step.wait_for(timeout=240_000)  # Voila runs the whole notebook first
         loaded = time.monotonic() - t0
         dom = page.evaluate(
@@ -702,10 +705,10 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         assert "import " not in text
         for hidden in ("not attempted yet", "Exercise 1", "Replace the `...`", "Shift-Enter"):
             assert hidden not in text, f"the app shows {hidden!r}, which needs the code it hides"
-        player = page.locator(".perceptron-stepthrough").first
-        readout = player.locator(".widget-html").first
+        player = page.locator(APP_PLAYER).first
+        readout = player.locator(".pp-readout").first
         before = readout.inner_text()
-        step = player.locator(".widget-button", has_text="Step").first
+        step = player.locator("button", has_text=re.compile(r"^\s*Step\s*$")).first
         step.scroll_into_view_if_needed()
         step.click()
         page.wait_for_function(
@@ -715,8 +718,8 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
         _shot(page, f"app_{template}_{lesson.stem}.png")
         if template == "course_app_lecture":
             sizes = page.evaluate(
-                """(root) => ['.jp-RenderedMarkdown p', '.perceptron-stepthrough .widget-button',
-                              '.perceptron-stepthrough .widget-html-content'].map((sel) => {
+                """(root) => ['.jp-RenderedMarkdown p', '.perceptron-browsercontrolled button',
+                              '.perceptron-browsercontrolled .pp-readout'].map((sel) => {
                    const el = document.querySelector(sel);
                    return [sel, el ? parseFloat(getComputedStyle(el).fontSize) : 0];
                  })"""
@@ -770,7 +773,7 @@ def rise_deck(chromium, tmp_path_factory):
         page.wait_for_function("document.querySelectorAll('.reveal .slides section').length > 3", timeout=30_000)
         _shot(page, f"rise_{lesson.stem}_title.png")
         # the slide of the first cell that builds a player
-        cell = page.locator(".reveal .jp-CodeCell", has_text="StepThrough(").first
+        cell = page.locator(".reveal .jp-CodeCell", has_text="BrowserPlayer(").first
         for _ in range(200):
             if cell.is_visible():
                 break
