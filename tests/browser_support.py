@@ -441,3 +441,40 @@ def open_and_run_all(
     wait_kernel_settled(page, path, timeout_ms=timeout_ms)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
     page.wait_for_function(JS_ALL_CELLS_RAN, timeout=timeout_ms, polling=200)
+
+
+def offline_site(chromium, tmp_path, lessons):
+    """`lessons` (file names in notebooks/) built as `make site` builds them, and a browser page whose every request
+    outside file:, data:, blob: and about: is blocked and counted. Returns (page, out, remote, problems): the site's
+    folder, the blocked URLs and the page's errors; `open_offline` opens a page of it."""
+    import shutil
+
+    from tools import build_site
+    from tools import course_export as ce
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    for name in (*lessons, build_site.GLOSSARY):
+        shutil.copy2(ce.NOTEBOOKS / name, notebooks)
+    out = build_site.build(tmp_path / "site", notebooks, style="notebook")["out"]
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
+    remote, problems = [], []
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
+            r.continue_()
+        else:
+            remote.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    return page, out, remote, problems
+
+
+def open_offline(page, path) -> str:
+    """Open the site's page `path` and wait for its widgets' loader; returns its state ("ready" or "failed")."""
+    page.goto(path.as_uri())
+    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+    return page.evaluate("document.documentElement.dataset.courseWidgets")

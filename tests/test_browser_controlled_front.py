@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import traitlets
+from browser_support import offline_site, open_offline
 from test_browser_player_front import _frame
 from test_browser_switch_front import _clear_saves, _page, _saves, mount
 
@@ -283,32 +284,9 @@ def test_in_the_site_with_no_kernel_the_browser_refits_and_switches(chromium, tm
     """Lessons 02 and 03 built as ``make site`` builds them, opened over file:// with every other request blocked:
     a new order and a new data set are fitted in the browser (the readout is the library's words for the library's
     run of those settings); the switch shows the flipped run at the step shown. Nothing is fetched."""
-    import shutil
-
-    from tools import build_site
-    from tools import course_export as ce
-
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
-    for name in ("02_subgradients.ipynb", "03_hyperplane_updates.ipynb", build_site.GLOSSARY):
-        shutil.copy2(ce.NOTEBOOKS / name, notebooks)
-    out = build_site.build(tmp_path / "site", notebooks, style="notebook")["out"]
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
-    remote, problems = [], []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
-            r.continue_()
-        else:
-            remote.append(r.request.url)
-            r.abort()
-
-    ctx.route("**/*", route)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto((out / "03_hyperplane_updates.html").as_uri())
-    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
-    assert page.evaluate("document.documentElement.dataset.courseWidgets") == "ready"
+    page, out, remote, problems = offline_site(
+        chromium, tmp_path, ("02_subgradients.ipynb", "03_hyperplane_updates.ipynb"))
+    assert open_offline(page, out / "03_hyperplane_updates.html") == "ready"
     ctl = page.locator(".perceptron-browsercontrolled").first
     ctl.scroll_into_view_if_needed()
     ctl.locator(".pc-settings label:has-text('order') select").select_option(label="random")
@@ -317,12 +295,11 @@ def test_in_the_site_with_no_kernel_the_browser_refits_and_switches(chromium, tm
     run = fit_perceptron(X6, y6, order="random", rng=0, max_epochs=200)
     K = len(run.history) - 1
     assert [p.inner_text() for p in ctl.locator(".pp-readout p").all()] == state_lines(run, X6, y6, K)
-    page.goto((out / "02_subgradients.html").as_uri())
-    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+    open_offline(page, out / "02_subgradients.html")
     sw = page.locator(".perceptron-browserswitch").first
     sw.scroll_into_view_if_needed()
     sw.get_by_role("button", name="End").first.click()
     sw.locator(".perceptron-choice label:nth-of-type(4)").click()  # the flipped labels: 7 updates too
     assert sw.locator(".pp-readout b").inner_text().startswith("Update 7 of 7")
-    ctx.close()
+    page.context.close()
     assert remote == [] and problems == [], (remote[:3], problems)

@@ -10,7 +10,6 @@ lifted view's sentence is `LiftedPanel.front`'s. Nothing is fetched. A screensho
 from __future__ import annotations
 
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -22,35 +21,14 @@ from perceptron_lib.draw import style as _style
 from perceptron_lib.player import LiftedPanel
 from perceptron_lib.player.readout import state_lines
 from tests.browser_editor import ARTIFACTS, JS_SHOWN, _svg_spot
+from tests.browser_support import offline_site, open_offline
 
 pytestmark = pytest.mark.browser
 
 
 def test_lesson_05_s_editor_takes_points_and_draws_the_lifted_view_with_no_kernel(chromium, tmp_path):
-    from tools import build_site
-    from tools import course_export as ce
-
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
-    for name in ("05_kernel_lifting.ipynb", build_site.GLOSSARY):
-        shutil.copy2(ce.NOTEBOOKS / name, notebooks)
-    out = build_site.build(tmp_path / "site", notebooks, style="notebook")["out"]
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
-    remote, problems = [], []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
-            r.continue_()
-        else:
-            remote.append(r.request.url)
-            r.abort()
-
-    ctx.route("**/*", route)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto((out / "05_kernel_lifting.html").as_uri())
-    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
-    assert page.evaluate("document.documentElement.dataset.courseWidgets") == "ready"
+    page, out, remote, problems = offline_site(chromium, tmp_path, ("05_kernel_lifting.ipynb",))
+    assert open_offline(page, out / "05_kernel_lifting.html") == "ready"
     editors = page.locator(".perceptron-browsereditor")
     assert editors.count() == 2
     editor = editors.nth(1)  # 'Your own data'
@@ -83,5 +61,5 @@ def test_lesson_05_s_editor_takes_points_and_draws_the_lifted_view_with_no_kerne
     assert editor.locator(".pe-kernel-note").is_hidden()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     editor.screenshot(path=str(ARTIFACTS / "site-05-editor.png"))
-    ctx.close()
+    page.context.close()
     assert remote == [] and problems == [], (remote[:3], problems)

@@ -11,7 +11,6 @@ fetched. Screenshots go to ``tests/artifacts/editor/``.
 from __future__ import annotations
 
 import json
-import shutil
 
 import numpy as np
 import pytest
@@ -22,36 +21,16 @@ from perceptron_lib.draw import style as _style
 from perceptron_lib.player.panels.claims import ClaimsPanel
 from perceptron_lib.player.readout import state_lines
 from tests.browser_editor import ARTIFACTS, JS_SHOWN, _svg_spot
+from tests.browser_support import offline_site, open_offline
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.mark.browser
 def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
-    from tools import build_site
-    from tools import course_export as ce
-
-    notebooks = tmp_path / "notebooks"
-    notebooks.mkdir()
-    for name in ("04_margin_bound.ipynb", "06_beyond_separable.ipynb", build_site.GLOSSARY):
-        shutil.copy2(ce.NOTEBOOKS / name, notebooks)
-    out = build_site.build(tmp_path / "site", notebooks, style="notebook")["out"]
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 900})
-    remote, problems = [], []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
-            r.continue_()
-        else:
-            remote.append(r.request.url)
-            r.abort()
-
-    ctx.route("**/*", route)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto((out / "04_margin_bound.html").as_uri())
-    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
-    assert page.evaluate("document.documentElement.dataset.courseWidgets") == "ready"
+    page, out, remote, problems = offline_site(
+        chromium, tmp_path, ("04_margin_bound.ipynb", "06_beyond_separable.ipynb"))
+    assert open_offline(page, out / "04_margin_bound.html") == "ready"
     editors = page.locator(".perceptron-browsereditor")
     assert editors.count() == 2
     editor = editors.nth(1)  # 'Your own data': four points
@@ -80,8 +59,7 @@ def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     editor.screenshot(path=str(ARTIFACTS / "site-04-editor.png"))
 
-    page.goto((out / "06_beyond_separable.html").as_uri())
-    page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
+    open_offline(page, out / "06_beyond_separable.html")
     editor = page.locator(".perceptron-browsereditor").first
     editor.locator(".pp-picture").scroll_into_view_if_needed()
     s0 = editor.evaluate(JS_SHOWN)
@@ -93,5 +71,5 @@ def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
     assert "need" in editor.locator(".pe-kernel-note").inner_text() or "Python" in editor.locator(
         ".pe-kernel-note").inner_text()
     editor.screenshot(path=str(ARTIFACTS / "site-06-editor.png"))
-    ctx.close()
+    page.context.close()
     assert remote == [] and problems == [], (remote[:3], problems)

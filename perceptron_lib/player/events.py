@@ -9,8 +9,8 @@ An anywidget widget whose front end is ``front/events.js`` (shipped in the packa
 shown at most `max_width` wide and `max_height` tall, never stretched, as an ``<img>`` that the keyboard reaches
 (Tab), whose name is its `alt` (the alt sentence and what a click does; its ``title`` too) and whose description is
 ``help``. anywidget's front end is on npm, so the picture takes clicks and keys wherever a notebook loads widget
-front ends from npm (JupyterLab, Notebook 7, Voila, Colab, VS Code); ipyevents, which the players used before, is
-not on npm.
+front ends from npm (JupyterLab, Notebook 7, Voila, Colab, VS Code). The course uses no event library of its own
+whose front end is not on npm (`tests/test_widget_modules.py`).
 
 What the browser sends, one message per event that the kernel uses:
 
