@@ -41,7 +41,7 @@ KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs
                "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
 EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "lift_boundary.js", "lift_panel.js",
-                  "runspec.js", "editor_ui.js", "editor.js")
+                  "runspec.js", "editor_ui.js", "editor_pointer.js", "editor_keys.js", "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 

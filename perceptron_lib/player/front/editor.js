@@ -9,16 +9,21 @@
  * trait, with the step shown (`k`), in one message. With a kernel, Python fits the same points with the library and
  * sets `run`: the picture and the readout then show the library's numbers (the spec is replaced; the cursor, the
  * selection, the step and the focus stay). Python may also set `points` (a load), `lesson` and `settings`.
+ *
+ * Here: the edit state, the run on show and the hand-over to Python. The pointer's gestures are `editor_pointer.js`,
+ * the keyboard's `editor_keys.js`, the controls and the marks `editor_ui.js`; they act through the editor's handle
+ * `ed` (its points, view, run and player, and `add`, `remove`, `edit`, `say`, `marks`, `redraw`).
  */
 
 import { htmlEl } from "./controls.js";
+import { editorKeys } from "./editor_keys.js";
+import { pointerGestures, spanOf, where } from "./editor_pointer.js";
 import { buildEditorControls, drawMarks, EDIT_HINT, EDITOR_CSS } from "./editor_ui.js";
 import {
   addPoint,
   clearPoints,
   loadPoints,
   loadPointsText,
-  movePoint,
   redoEdit,
   removePoint,
   startAgain,
@@ -29,15 +34,9 @@ import { lift } from "./max_margin.js";
 import { pointsLiteral, snapPoint } from "./own_data.js";
 import { clampStep, mountPlayer } from "./player.js";
 import { BROWSER_KINDS, editorFit, editorRunSpec, fitOptions, liftedSteps, viewFor } from "./runspec.js";
-import { markerPath, PT } from "./scene.js";
-import { ownNum } from "./words.js";
 
-/** A press within this many CSS px of a point's marker (beyond its own radius) is on the point. */
-export const HIT_SLACK_PX = 4;
 /** How long the browser's run shows before the editor says that some panels wait for a kernel, ms. */
 export const KERNEL_WAIT_MS = 1500;
-/** A press and a release further apart than this (CSS px) is a drag, not a click. */
-export const DRAG_PX = 4;
 
 /** The editors of this page so far, shared by every copy of this module (each widget evaluates its own copy). */
 const EDITORS = Symbol.for("perceptron_lib.editor.mounted");
@@ -52,24 +51,6 @@ export function fittedOn(spec, points) {
   const { X, y } = points;
   if (!spec || spec.X.length !== X.length) return false;
   return X.every((p, i) => spec.X[i][0] === p[0] && spec.X[i][1] === p[1] && spec.y[i] === y[i]);
-}
-
-/**
- * The widest side of a view.
- * @param {{xlim: number[], ylim: number[]}} view
- * @returns {number}
- */
-function spanOf(view) {
-  return Math.max(view.xlim[1] - view.xlim[0], view.ylim[1] - view.ylim[0]);
-}
-
-/**
- * A point written for a message: "(0.5, 1.25)".
- * @param {number[]} p
- * @returns {string}
- */
-function where(p) {
-  return `(${ownNum(p[0])}, ${ownNum(p[1])})`;
 }
 
 /**
@@ -105,7 +86,8 @@ export function mountEditor(model, el) {
   }
   let view = spec.view;
   const kept = { undo: [], redo: [] }; // the view and the step beside each edit of the history
-  let [label, selected, cursor, press, pointerOn, player] = [1, null, null, null, false, null];
+  let [label, pointerOn, player] = [1, false, null];
+  const marked = { selected: null, cursor: null }; // the selected point's index, the keyboard cursor (data)
 
   // with `options.lift` ("bowl") the points are fitted lifted, (x1, x2, x1² + x2²), as Python fits them
   const fitted = () => (options.lift ? lift(state.X) : state.X);
@@ -141,7 +123,8 @@ export function mountEditor(model, el) {
     ui.message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
     ui.message.classList.toggle("pe-problem", problem);
   };
-  const marks = () => drawMarks(player.scene, cursor, selected === null ? null : state.X[selected]);
+  const marks = () =>
+    drawMarks(player.scene, marked.cursor, marked.selected === null ? null : state.X[marked.selected]);
 
   /** Draw `next` at step k (the player's `setRun`: the same elements, so the focus and the pointer stay), keeping
    * the cursor and the selection. The root's `data-run` says whose run is drawn: "browser" (fitted here) or
@@ -156,7 +139,7 @@ export function mountEditor(model, el) {
       const help = player.picture.getAttribute("aria-describedby");
       player.picture.setAttribute("aria-describedby", `${help} ${id}-help`);
     } else player.setRun(spec, k);
-    if (selected !== null && selected >= state.y.length) selected = null;
+    if (marked.selected !== null && marked.selected >= state.y.length) marked.selected = null;
     marks();
     ui.undo.disabled = !state.undo.length;
     ui.redo.disabled = !state.redo.length;
@@ -182,7 +165,7 @@ export function mountEditor(model, el) {
     kept.undo.push({ view, k: player.shown() });
     kept.redo = [];
     state = next;
-    selected = null;
+    marked.selected = null;
     if (fit) view = viewFor(state.X, fitOptions(settings));
     refit(typeof said === "function" ? said() : said);
   };
@@ -191,7 +174,7 @@ export function mountEditor(model, el) {
     to.push({ view, k: player.shown() });
     const back = from === "undo" ? kept.undo.pop() : kept.redo.pop();
     state = step(state);
-    selected = null;
+    marked.selected = null;
     view = back.view;
     refit(said, back.k);
   };
@@ -202,134 +185,25 @@ export function mountEditor(model, el) {
     );
   const remove = (i) => edit((s) => removePoint(s, i), `Removed point ${i}; points after it are numbered one less.`);
 
-  // ---------------------------------------------------------------- the pointer on the picture
-  const locate = (event) => {
-    const plot = player.scene.svg.querySelector(".pp-plot");
-    const m = plot.getScreenCTM();
-    const q = new win.DOMPoint(event.clientX, event.clientY).matrixTransform(m.inverse());
-    const { tf } = player.scene;
-    const data = [spec.view.xlim[0] + q.x / tf.unit, spec.view.ylim[1] - q.y / tf.unit];
-    const scale = Math.hypot(m.a, m.b); // screen px per px of the plot
-    const radius = ((Math.sqrt(style.marker_size * 1.25) * PT) / 2) * scale + HIT_SLACK_PX;
-    let [hit, best] = [null, Number.POSITIVE_INFINITY];
-    state.X.forEach((p, i) => {
-      const d = Math.hypot(tf.x(p[0]) - q.x, tf.y(p[1]) - q.y) * scale;
-      if (d <= radius && d < best) [hit, best] = [i, d];
-    });
-    return { data, hit, q, inside: q.x >= 0 && q.x <= tf.width && q.y >= 0 && q.y <= tf.height };
+  // ---------------------------------------------------------------- the handle the gestures and keys act through
+  const ed = {
+    ui,
+    marked,
+    state: () => state,
+    view: () => view,
+    spec: () => spec,
+    player: () => player,
+    label: () => label,
+    pointerOn: () => pointerOn,
+    say,
+    add,
+    remove,
+    edit,
+    marks,
+    redraw: () => show(spec, player.shown(), root.dataset.run), // the picture as it was before a gesture
   };
-  const onDown = (event) => {
-    if (!player.scene.svg.contains(event.target) || event.button !== 0) return;
-    const at = locate(event);
-    press = { hit: at.hit, x: event.clientX, y: event.clientY };
-    if (at.hit !== null) player.scene.svg.setPointerCapture?.(event.pointerId);
-    player.picture.focus({ preventScroll: true });
-  };
-  const onMove = (event) => {
-    if (press === null || press.hit === null) return;
-    const { q } = locate(event);
-    const marker = player.scene.svg.querySelector(`path.pp-point[data-i="${press.hit}"]`);
-    marker?.setAttribute("d", markerPath(q.x, q.y, state.y[press.hit] > 0, style));
-  };
-  const onUp = (event) => {
-    if (press === null) return;
-    const p = press;
-    press = null;
-    const at = locate(event);
-    const moved = Math.hypot(event.clientX - p.x, event.clientY - p.y) > DRAG_PX;
-    if (p.hit !== null) return releasePoint(p.hit, at, moved, event);
-    if (!at.inside) return say("That click is outside the plot; click inside the axes to add a point.", true);
-    add(at.data, label * (event.shiftKey ? -1 : 1));
-  };
-  const releasePoint = (i, at, moved, event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return remove(i);
-    if (moved && !at.inside) {
-      show(spec, player.shown(), root.dataset.run); // the point back where it was
-      return say("That drop is outside the plot, so the point stayed where it was.", true);
-    }
-    if (moved)
-      return edit(
-        (s) => movePoint(s, i, at.data, spanOf(view)),
-        () => `Moved point ${i} to ${where(state.X[i])}.`,
-      );
-    selected = selected === i ? null : i;
-    marks();
-    if (selected === null) return say(`Point ${i} no longer selected.`);
-    say(
-      `Point ${i} selected: ${where(state.X[i])}, class ${state.y[i] > 0 ? "+1" : "−1"}. ` +
-        "Delete removes it; drag it to move it.",
-    );
-  };
-  const onCancel = () => {
-    if (press?.hit != null) {
-      show(spec, player.shown(), root.dataset.run);
-      say("The drag left the picture, so the point stayed where it was.", true);
-    }
-    press = null;
-  };
-
-  // ---------------------------------------------------------------- the keyboard cursor and the keys
-  const setCursor = (p) => {
-    const { xlim, ylim } = view;
-    cursor = [Math.min(Math.max(p[0], xlim[0]), xlim[1]), Math.min(Math.max(p[1], ylim[0]), ylim[1])];
-    ui.cx.value = String(cursor[0]);
-    ui.cy.value = String(cursor[1]);
-    marks();
-  };
-  const toggleCursor = (on) => {
-    ui.cursor.setAttribute("aria-pressed", String(on));
-    ui.cursorRow.hidden = !on;
-    if (!on) {
-      cursor = null;
-      marks();
-      return say("Keyboard cursor hidden.");
-    }
-    const span = spanOf(view);
-    ui.cx.step = ui.cy.step = String(snapPoint([span / 40, 0], span)[0]);
-    setCursor(snapPoint([(view.xlim[0] + view.xlim[1]) / 2, (view.ylim[0] + view.ylim[1]) / 2], span));
-    say(
-      "Keyboard cursor at the centre: the arrow keys (picture focused or pointer on it) or the two boxes move it, " +
-        "Enter or 'Add here' adds a point, Delete or 'Remove nearest' removes one, Escape hides it.",
-    );
-  };
-  const removeNearest = () => {
-    if (!state.y.length) return say("There are no points to remove.", true);
-    let best = 0;
-    state.X.forEach((p, i) => {
-      const [a, b] = [state.X[best], p];
-      if (Math.hypot(b[0] - cursor[0], b[1] - cursor[1]) < Math.hypot(a[0] - cursor[0], a[1] - cursor[1])) best = i;
-    });
-    remove(best);
-  };
-  const cursorKey = (key, shift) => {
-    const step = (shift ? 0.125 : 1 / 40) * spanOf(view);
-    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
-    if (key in moves) setCursor(snapPoint([cursor[0] + moves[key][0], cursor[1] + moves[key][1]], spanOf(view)));
-    else if (key === "Enter") add(cursor, label);
-    else if (key === "Delete" || key === "Backspace") removeNearest();
-    else if (key === "Escape") toggleCursor(false);
-    else return false;
-    return true;
-  };
-  const handles = (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return false;
-    const onPicture = player.picture.contains(event.target);
-    if (!(onPicture || pointerOn)) return false;
-    return onPicture || !event.target?.closest?.("input, textarea, select, button, [contenteditable]");
-  };
-  const onKey = (event) => {
-    if (!handles(event)) return;
-    let done = false;
-    if (cursor !== null) done = cursorKey(event.key, event.shiftKey);
-    else if ((event.key === "Delete" || event.key === "Backspace") && selected !== null) {
-      remove(selected);
-      done = true;
-    }
-    if (done) {
-      event.preventDefault();
-      event.stopImmediatePropagation(); // the player's keys (← →) wait while the cursor has them
-    }
-  };
+  const pointer = pointerGestures(ed);
+  const keys = editorKeys(ed);
 
   // ---------------------------------------------------------------- wiring
   const on = (node, type, handler) => node.addEventListener(type, handler);
@@ -346,18 +220,10 @@ export function mountEditor(model, el) {
   on(ui.again, "click", () => edit(startAgain, "Back to the lesson's data.", true));
   on(ui.clear, "click", () => edit(clearPoints, "Cleared."));
   on(ui.copy, "click", () => copyPoints());
-  on(ui.cursor, "click", () => toggleCursor(cursor === null));
-  on(ui.addHere, "click", () => add(cursor, label));
-  on(ui.removeNear, "click", removeNearest);
-  for (const box of [ui.cx, ui.cy]) {
-    on(box, "input", () => {
-      const p = [Number(ui.cx.value), Number(ui.cy.value)];
-      if (cursor !== null && p.every((v) => ui.cx.value !== "" && ui.cy.value !== "" && Number.isFinite(v))) {
-        cursor = p;
-        marks();
-      }
-    });
-  }
+  on(ui.cursor, "click", () => keys.toggle(marked.cursor === null));
+  on(ui.addHere, "click", () => add(marked.cursor, label));
+  on(ui.removeNear, "click", keys.removeNearest);
+  for (const box of [ui.cx, ui.cy]) on(box, "input", keys.boxInput);
   on(ui.load, "click", () =>
     edit(
       (s) => loadPointsText(s, ui.text.value),
@@ -394,17 +260,17 @@ export function mountEditor(model, el) {
         fallback,
       );
   };
-  on(slot, "pointerdown", onDown);
-  on(slot, "pointermove", onMove);
-  on(slot, "pointerup", onUp);
-  on(slot, "pointercancel", onCancel);
+  on(slot, "pointerdown", pointer.down);
+  on(slot, "pointermove", pointer.move);
+  on(slot, "pointerup", pointer.up);
+  on(slot, "pointercancel", pointer.cancel);
   on(slot, "pointerover", (event) => {
     pointerOn = player.picture.contains(event.target);
   });
   on(slot, "pointerleave", () => {
     pointerOn = false;
   });
-  win.addEventListener("keydown", onKey, true); // before the player's own keys: see onKey
+  win.addEventListener("keydown", keys.key, true); // before the player's own keys: see editor_keys.js
 
   const fromPython = {
     "change:points": () => {
@@ -432,7 +298,7 @@ export function mountEditor(model, el) {
 
   const unmount = () => {
     win.clearTimeout(noteTimer);
-    win.removeEventListener("keydown", onKey, true);
+    win.removeEventListener("keydown", keys.key, true);
     for (const [event, handler] of Object.entries(fromPython)) model.off(event, handler);
     player.unmount();
     root.remove();
