@@ -1,6 +1,6 @@
 """The exercises checked on the student's own points: 3.4, 4.3 and 5.4.
 
-Each check takes a `PointEditor` (its points now) or a pair (X, y); it never raises, a placeholder
+Each check takes a `BrowserEditor` (its points now) or a pair (X, y); it never raises, a placeholder
 reads "not attempted yet", and its verdict agrees with an independent computation.
 """
 
@@ -14,7 +14,7 @@ from perceptron_lib.core import data, kernels
 from perceptron_lib.core.bounds import mistake_bound
 from perceptron_lib.core.margins import is_separable
 from perceptron_lib.exercises import nb03, nb04, nb05
-from perceptron_lib.player import PointEditor, StepThrough
+from perceptron_lib.player import BrowserEditor
 
 ROWS = (np.r_[np.c_[np.arange(-2.0, 3.0), np.full(5, 2.5)], np.c_[np.arange(-2.0, 3.0), np.full(5, 1.5)]],
         np.r_[np.ones(5), -np.ones(5)])
@@ -27,7 +27,7 @@ GARBAGE = [None, 3, "points", ([1, 2], [1]), ([[np.nan, 0]], [1]), ([[0, 0, 0]],
 
 def editor_with(X, y):
     X0, y0 = data.small_2d()
-    ed = PointEditor(StepThrough(fit_perceptron(X0, y0), X0, y0))
+    ed = BrowserEditor(fit_perceptron(X0, y0), X0, y0)
     ed.load(X, y)
     return ed
 

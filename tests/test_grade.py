@@ -212,11 +212,11 @@ def test_gradescope_upload_without_a_lesson_still_gets_results(tmp_path):
 
 
 def test_an_editor_answer_lost_in_the_fresh_run_says_why(tmp_path):
-    """A check that read a PointEditor sees only the points the notebook's code placed: the note says so."""
+    """A check that read a BrowserEditor sees only the points the notebook's code placed: the note says so."""
     setup = ("from perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data\n"
-             "from perceptron_lib.exercises import nb03\nfrom perceptron_lib.player import PointEditor, StepThrough\n"
+             "from perceptron_lib.exercises import nb03\nfrom perceptron_lib.player import BrowserEditor\n"
              "X_own, y_own = data.small_2d()\n"
-             "own = PointEditor(StepThrough(fit_perceptron(X_own, y_own), X_own, y_own))")  # fmt: skip
+             "own = BrowserEditor(fit_perceptron(X_own, y_own), X_own, y_own)")  # fmt: skip
     cells = [{"cell_type": "code", "source": src, "metadata": {"tags": tags}, "outputs": [], "execution_count": None}
              for src, tags in ((setup, []), ("nb03.check_many_updates(own)", ["exercise-check"]))]  # fmt: skip
     _write(tmp_path / "subs" / "clicked" / "03_hyperplane_updates.ipynb",

@@ -253,3 +253,34 @@ def test_summary_of_non_separable_data_that_converged_is_impossible_but_worded()
     assert lines[1].startswith("No line separates them")
     if run.converged:
         assert lines[2] == f"Mistakes made: {run.mistakes}."
+
+
+#: The editors' default passes (`BrowserEditor(max_epochs=100)`): the summary's words when a run needs more.
+EDITOR_EPOCHS = 100
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 25), margin=st.floats(0.05, 0.5), bias=st.booleans(), seed=st.integers(0, 10_000))
+def test_novikoff_on_random_separable_points(n, margin, bias, seed):
+    """The summary an editor shows for any separable set: the best margin at least the one the data were made
+    with, the bound of `bounds`, and the run's mistakes within it (Novikoff), said in words."""
+    X, y = data.separable(n, margin=margin, bias=bias, seed=seed)
+    run = fit_perceptron(X, y, fit_bias=bias, max_epochs=EDITOR_EPOCHS)
+    s = summarize(X, y, run)
+    # separable data converge, unless the bound allows more mistakes than the editor's epochs hold
+    assert s.separable is True and (run.converged or run.epochs == EDITOR_EPOCHS)
+    assert s.gamma >= margin * (1 - 1e-4)
+    mb = offset_mistake_bound(X, y) if bias else mistake_bound(X, y)
+    assert s.bound == pytest.approx(mb.bound)
+    assert run.mistakes <= s.bound
+    lines = summary_lines(s)
+    assert any("within the bound" in line for line in lines)
+    assert run.converged or "before converging" in lines[-1]
+
+
+def test_a_separable_set_that_needs_more_epochs_says_so():
+    """Three points at margin 0.05: 203 mistakes in 100 epochs, and the bound allows more."""
+    X, y = data.separable(3, margin=0.05078125, bias=True, seed=1428)
+    run = fit_perceptron(X, y, max_epochs=EDITOR_EPOCHS)
+    assert not run.converged and run.epochs == EDITOR_EPOCHS
+    assert "stopped after 100 epochs, before converging" in summary_lines(summarize(X, y, run))[-1]

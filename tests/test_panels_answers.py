@@ -8,9 +8,11 @@ import pytest
 
 from perceptron_lib.core.averaged import fit_averaged, step_errors, vote_counts_at, voted_predict
 from perceptron_lib.core.data import blobs
+from perceptron_lib.draw import style as _style
 from perceptron_lib.draw.plotting import boundary_points
-from perceptron_lib.player import PointEditor, StepThrough
+from perceptron_lib.player import BrowserEditor, DataPanel
 from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
+from perceptron_lib.player.render import Scene
 
 
 def _noisy(n, seed):
@@ -80,21 +82,23 @@ def _numbers(line):
 def test_answers_readout_and_panel_on_the_editors_points():
     X, y = _noisy(24, 3)
     fit = AnswersFit(epochs=3)
-    player = StepThrough(fit(X, y), X, y, panels=[AnswersPanel(fit)], readout=fit.readout)
-    editor = PointEditor(player, fit=fit)
-    editor.add((2.5, 2.5), -1)        # a point on the wrong side
-    editor.add((-2.5, -2.0), 1)
-    Xe, ye = editor.points
+    editor = BrowserEditor(fit(X, y), X, y, fit=fit, panels=[AnswersPanel(fit)], readout=fit.readout, max_epochs=3)
+    # a point on the wrong side, and one more
+    editor.load(np.vstack([X, [[2.5, 2.5], [-2.5, -2.0]]]), np.append(y, [-1.0, 1.0]))
+    Xe, ye = editor.X, editor.y
     plain = _plain_answers(Xe, ye, 3)
-    assert player.K == len(plain) - 1
-    for k in (0, 1, player.K // 2, player.K):
-        assert _numbers(player.lines(k)[1]) == plain[k]
-        assert f"the {len(ye)} points" in player.lines(k)[1]
-    # the panel draws the lines of those numbers
-    panel = player.panels[1]
-    h = player.run.history
+    run = editor.library_run
+    K = len(run.history) - 1
+    assert K == editor.run["K"] == len(plain) - 1
+    for k in (0, 1, K // 2, K):
+        assert _numbers(editor.lines(k)[1]) == plain[k]
+        assert f"the {len(ye)} points" in editor.lines(k)[1]
+    # the panel draws the lines of those numbers (the still a notebook keeps: render.Scene)
+    scene = Scene([DataPanel(), AnswersPanel(fit)], run, Xe, ye, style=_style.get("notebook"), dpi=72)
+    panel = scene.panels[1]
+    h = run.history
     Wa, Ba = fit.latest[0].averages()
-    for k in (1, player.K):
+    for k in (1, K):
         current, avg, pocket_line, vote = panel.update(k)
         xl, yl = current.axes.get_xlim(), current.axes.get_ylim()
         np.testing.assert_allclose(np.c_[current.get_xdata(), current.get_ydata()],
@@ -113,12 +117,11 @@ def test_answers_readout_and_panel_on_the_editors_points():
         for p in pts[:: max(1, len(pts) // 25)]:
             labels = voted_predict(h.w[: k + 1], h.b[: k + 1], counts, p + around)
             assert {-1, 1} <= set(labels.tolist()), p
-    # no points: no answers, the panel and the readout still work
-    editor.clear()
-    assert player.lines()[0].startswith("No points")
-    assert all(len(line.get_xdata()) == 0 for line in player.panels[1].lines)
-    editor.undo()
-    assert _numbers(player.lines(player.K)[1]) == plain[-1]
+    # no points (Clear in the browser): no answers, the readout still works; Undo's points give them back
+    editor.points = [[], []]
+    assert editor.lines()[0].startswith("No points")
+    editor.load(Xe, ye)
+    assert _numbers(editor.lines(editor.run["K"])[1]) == plain[-1]
 
 
 def test_answers_fit_knows_only_its_latest_run():

@@ -170,12 +170,9 @@ def _browser_kinds():
 
 
 def players(ns):
-    """The lesson's players of either kind: the kernel's (StepThrough, a PointEditor's player) and the browser's."""
-    from perceptron_lib.player import PointEditor
-
+    """The lesson's players of either kind: the kernel's (StepThrough) and the browser's."""
     found, seen = {}, set()
-    for name, v in ns.items():
-        p = v.player if isinstance(v, PointEditor) else v
+    for name, p in ns.items():
         if isinstance(p, (StepThrough, *_browser_kinds())) and id(p) not in seen:
             found[name], _ = p, seen.add(id(p))
     return found

@@ -7,7 +7,8 @@ redo history is empty; `undo` and `redo` walk that history. Nothing is changed i
 are tuples, and the state is frozen. An edit the editor's rules refuse raises ValueError with a
 sentence for the student, and the state given stays what it was.
 
-The rules are the editor's (`perceptron_lib.player.editor.PointEditor`):
+The rules are the editor's (`perceptron_lib.player.BrowserEditor`, whose front end ``front/edits.js`` follows them
+rule for rule):
 
 * a clicked position is rounded to the view (`own_data.snap` with the view's span);
 * a new or moved point may not land within ``ON_TOP`` of the view's span of another point;

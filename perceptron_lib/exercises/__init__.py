@@ -104,7 +104,7 @@ def graded(exercise: str, *, hint: str = ""):
 
 
 def points_of(answer, *, max_points=None):
-    """The points of an answer: a `PointEditor` (its points now) or a pair (X, y); as checked arrays.
+    """The points of an answer: a `BrowserEditor` (its points now) or a pair (X, y); as checked arrays.
 
     X must be n points in the plane, y their labels in {-1, +1}; raises ValueError with a message
     for a student otherwise (a `graded` check turns it into its hint).

@@ -3,7 +3,6 @@
 * `stepthrough`: `StepThrough`, which replays a run one state at a time;
 * `switch`: `RunSwitch` (one picture, several runs) and `with_controls` (a lesson's own controls);
 * `live`: `LiveFigure`, a picture redrawn from sliders;
-* `editor`: `PointEditor`, the student's own points on a player's picture;
 * `render` (one figure per player: drawn once, blitted, PNG), `events` (`EventPicture`: the kernel-drawn
   picture, which brings the keys, clicks and drags), `picture` (a live figure's Image, and every picture's
   size), `readout` (the words, pure), `recording` (the display bundle and the static recording);
@@ -18,7 +17,6 @@ from .browser import BrowserPlayer
 from .browser_controlled import BrowserControlled
 from .browser_editor import BrowserEditor
 from .browser_switch import BrowserSwitch
-from .editor import PointEditor
 from .live import LiveFigure
 from .panels.curves import LiftedPanel, LossPanel
 from .panels.data import DataPanel
@@ -26,6 +24,6 @@ from .stepthrough import StepThrough
 from .switch import Controlled, RunSwitch, with_controls
 
 __all__ = [
-    "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure", "PointEditor",
+    "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure",
     "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer", "BrowserSwitch", "BrowserControlled", "BrowserEditor",
 ]
