@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from perceptron_lib import fit_perceptron
 from perceptron_lib.core import data, kernels
 from perceptron_lib.draw import style
-from perceptron_lib.player import LiftedPanel, LiveFigure, StepThrough
+from perceptron_lib.player import LiveFigure
 from perceptron_lib.player.panels import lifted as pics
 
 
@@ -114,19 +114,6 @@ def test_update_counts_size_and_label_the_used_points(rings):
 def test_region_colors_are_light_tints_of_the_class_colours():
     neg, pos = pics.region_colors()
     assert min(neg) > 0.7 and min(pos) > 0.7 and neg != pos
-
-
-def test_static_fallback_folds_the_animation(rings):
-    X, y = rings
-    Z = kernels.lift(X)
-    run = fit_perceptron(Z, y)
-    player = StepThrough(run, Z, y, panels=[LiftedPanel()])
-    fb = player.fallback(max_frames=4, dpi=40)  # 3-D panels go through the same static path
-    html = fb._repr_html_()
-    assert html.startswith('<details class="perceptron-fallback"><summary>No kernel? Step through the recorded run<')
-    assert html.rstrip().endswith("</details>") and "<script" in html
-    assert 2 <= len(fb.parts[0][1].frames) <= 4
-    assert fb.nbytes < 2_000_000
 
 
 def test_lecture_preset_draws_too(rings):

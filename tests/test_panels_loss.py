@@ -9,12 +9,13 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from perceptron_lib import fit_batch, fit_perceptron
+from perceptron_lib import fit_perceptron
 from perceptron_lib.core import data, loss_surfaces, losses, subgradients
 from perceptron_lib.draw import style
-from perceptron_lib.player import DataPanel, LiveFigure, LossPanel, RunSwitch, StepThrough
+from perceptron_lib.player import DataPanel, LiveFigure, LossPanel
 from perceptron_lib.player.panels import loss as LP
 from perceptron_lib.player.panels import loss_slice, loss_views
+from tests.drawn import Drawn
 from tests.frame_checks import contrast
 
 X, Y = data.small_2d()
@@ -220,14 +221,14 @@ def test_subgradient_view_arrows_add_up(point, theta, preset):
     assert f"θ at the kink = {theta:g}" in view.text
 
 
-# --------------------------------------------------------------------------- in the player
+# --------------------------------------------------------------------------- in a player's still
 
 
 def test_contour_path_panel_follows_the_run():
     run = fit_perceptron(X8, Y8)
     # fixed arrow scale: the main panel's scale note would otherwise ask for full redraws of its own
-    p = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(), LossPanel(loss_surfaces.loss_along_run, "L")],
-                    data_panel=DataPanel(arrow_scale=0.2))
+    p = Drawn(run, X8, Y8, panels=[loss_slice.ContourPathPanel(), LossPanel(loss_surfaces.loss_along_run, "L")],
+              data_panel=DataPanel(arrow_scale=0.2))
     panel = p.panels[1]  # the scene's copy
     assert panel.blit_layers  # b takes two values in this run
     full = []  # a full draw of the figure fires matplotlib's draw_event; a blit does not
@@ -247,52 +248,22 @@ def test_contour_path_panel_follows_the_run():
 
 def test_contour_path_panel_fixed_b_and_redraw_fallback():
     run = fit_perceptron(X8, Y8)
-    p = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(b=0.0)])
+    p = Drawn(run, X8, Y8, panels=[loss_slice.ContourPathPanel(b=0.0)])
     fixed = p.panels[1]
     p.seek(1)
     assert fixed.slice.b == 0.0 and not fixed.blit_layers
-    p2 = StepThrough(run, X8, Y8, panels=[loss_slice.ContourPathPanel(max_layers=1)])
+    p2 = Drawn(run, X8, Y8, panels=[loss_slice.ContourPathPanel(max_layers=1)])
     capped = p2.panels[1]
     assert not capped.blit_layers
     p2.seek(1)
     assert capped.slice.b == run.history.b[1] and capped.redraw is False  # the player consumed the flag
     homogeneous = fit_perceptron(X8, Y8, fit_bias=False)
-    p3 = StepThrough(homogeneous, X8, Y8, panels=[loss_slice.ContourPathPanel()])
+    p3 = Drawn(homogeneous, X8, Y8, panels=[loss_slice.ContourPathPanel()])
     p3.seek(p3.K)
     with pytest.raises(ValueError, match="'current' or a number"):
         loss_slice.ContourPathPanel(b="now")
     X3 = np.column_stack([np.ones(len(Y8)), X8])  # bias absorbed: the main panel shows it, the path panel cannot
     with pytest.raises(ValueError, match="2 features"):
-        StepThrough(fit_perceptron(X3, Y8), X3, Y8, panels=[loss_slice.ContourPathPanel()])
+        Drawn(fit_perceptron(X3, Y8), X3, Y8, panels=[loss_slice.ContourPathPanel()])
 
-
-def test_run_switch_swaps_runs_and_renders_fallback():
-    runs = {"online": fit_perceptron(X8, Y8), "batch": fit_batch(X8, Y8),
-            "flipped": (fit_perceptron(X8, -Y8), X8, -Y8), "stuck": fit_perceptron(X8, Y8, update_on="negative")}
-    p = StepThrough(runs["online"], X8, Y8, panels=[LossPanel(loss_surfaces.loss_along_run, "L")])
-    sw = RunSwitch(p, runs, description="run")
-    assert repr(sw) == "<RunSwitch: online | batch | flipped | stuck; showing online>"
-    assert sw._repr_mimebundle_()[0]["text/plain"] == repr(sw)
-    sw.select("batch")
-    assert p.run is runs["batch"] and p.k == 0
-    sw.select("flipped")
-    np.testing.assert_array_equal(p.y, -Y8)
-    sw.select("stuck")
-    assert p.K == 0
-    with pytest.raises(KeyError, match="the runs are"):
-        sw.select("other")
-    sw.select("batch")
-    fb = sw.to_html(max_frames=3, dpi=30)
-    assert p.run is runs["batch"]  # the player shows the selected run again
-    html = fb._repr_html_()
-    assert html.startswith('<details class="perceptron-fallback"><summary>No kernel?') and html.count("<h4>") == 4
-    assert repr(fb).startswith("<Folded: 4 animation(s)")
-    some = sw.to_html(labels=["stuck", "online"], max_frames=2, dpi=30)._repr_html_()
-    assert some.count("<h4>") == 2 and some.index("stuck") < some.index("online")
-    assert p.run is runs["batch"]
-    fig = p.figure
-    sw.to_html(labels=["batch"], max_frames=2, dpi=30)
-    assert p.figure is fig  # the run on show is recorded on its own remembered figure
-    with pytest.raises(KeyError, match="the runs are"):
-        sw.to_html(labels=["nope"])
 

@@ -7,8 +7,8 @@ from matplotlib.figure import Figure
 from perceptron_lib import fit_perceptron
 from perceptron_lib.core import analysis as A
 from perceptron_lib.core import data
-from perceptron_lib.player import StepThrough, with_controls
 from perceptron_lib.player.panels import updates as U
+from tests.drawn import Drawn
 from tests.frame_checks import contrast
 
 
@@ -30,7 +30,7 @@ def heights(panel):
 
 def test_epoch_panel_grows_with_the_player(cycling):
     run, X, y = cycling
-    p = StepThrough(run, X, y, panels=[U.EpochPanel()])
+    p = Drawn(run, X, y, panels=[U.EpochPanel()])
     panel = p.panels[1]
     mpe = run.mistakes_per_epoch.tolist()
     err = A.errors_after_epoch(run, X, y)
@@ -49,11 +49,12 @@ def test_epoch_panel_grows_with_the_player(cycling):
     assert p.frame_png()[:4] == b"\x89PNG"
 
 
-def test_epoch_panel_follows_set_run(cycling, forty):
+def test_epoch_panel_draws_each_run_it_is_given(cycling, forty):
     run, X, y = cycling
-    p = StepThrough(run, X, y, panels=[U.EpochPanel()])
+    configured = U.EpochPanel()
+    Drawn(run, X, y, panels=[configured])
     run2, X2, y2 = forty
-    p.set_run(run2, X2, y2)
+    p = Drawn(run2, X2, y2, panels=[configured])  # the configured panel again, on another run
     p.seek(p.K)
     assert heights(p.panels[1]) == run2.mistakes_per_epoch.tolist()
     assert p.panels[1].line.get_ydata()[-1] == 0
@@ -155,16 +156,3 @@ def test_draw_final_boundaries_and_weights(forty):
     fig.canvas.draw()
 
 
-def test_display_helpers(forty):
-    import ipywidgets as widgets
-
-    run, X, y = forty
-    p = StepThrough(run, X, y)
-    c = with_controls(p, widgets.Dropdown(options=["a"], description="data"), widgets.FloatSlider(description="η"))
-    assert repr(c) == "<<StepThrough: online run, 15 updates> with controls: data, η>"
-    bundle, _meta = c._repr_mimebundle_()
-    assert bundle["text/plain"] == repr(c) and "application/vnd.jupyter.widget-view+json" in bundle
-    fb = p.fallback(max_frames=4, dpi=40)
-    html = fb._repr_html_()
-    assert html.startswith('<details class="perceptron-fallback"><summary>No kernel?') and html.endswith("</details>")
-    assert "<script" in html and len(fb.parts[0][1].frames) == 4

@@ -212,14 +212,12 @@ def test_adversary_safety_limit_and_eta():
 
 
 def test_adversary_replays_in_the_player():
-    from perceptron_lib.player import StepThrough
+    from perceptron_lib.player import BrowserPlayer
 
     X, y = small_2d()
     run = adversarial_run(X, y)
-    player = StepThrough(run, X, y)
-    player.seek(run.mistakes)
-    assert player.k == run.mistakes and "End: converged" in player.text
-    player.close()
+    player = BrowserPlayer(run, X, y)
+    assert player.run["K"] == run.mistakes and "End: converged" in " ".join(player.run["lines"][run.mistakes])
 
 
 # --- errors -----------------------------------------------------------------------------------------
