@@ -1,16 +1,16 @@
 """Checks of a player's or live figure's picture in display space, run inside a notebook's kernel.
 
-`report(out_dir)` finds every live `StepThrough` and `LiveFigure` of the kernel (through the garbage
-collector: players inside a RunSwitch or an editor are not in the namespace), saves the first and last
-frame of each player (a live figure: its frame as it stands) to `out_dir`, and returns, for each frame,
-what is wrong with it:
+`report(out_dir)` finds every displayed `LiveFigure` and browser widget (player, switch, editor) of the kernel
+(through the garbage collector), saves each live figure's frame as it stands and the first and last frame of each
+browser widget's still (the matplotlib drawing its saved output keeps for GitHub and nbviewer: `render.Scene`) to
+`out_dir`, and returns, for each frame, what is wrong with it:
 
 * ``leaves``: an artist drawn in an axes (a line, points, an arrow, a note) whose drawn extent goes past
   that axes' box: a point on the axes' edge, an arrowhead cut by the edge, a label running out;
 * ``crosses``: a note (a text in an axes, or its legend) that a line, an arrow or a point runs through;
 * ``cut``: a text of the figure (title, tick label, axis label, legend) that is not wholly inside it;
 * ``smallest_px``: the smallest text of the picture, in CSS pixels at its own size;
-* ``paths`` (players): the steps whose frame depends on the way the player got there (#34). The frame at k
+* ``paths`` (stills): the steps whose frame depends on the way the drawing got there (#34). The frame at k
   must be the same bytes after 0 -> k (Step), after K -> k (Back), after a jump, and as first shown.
 
 Everything is measured on the figure's own pixels (its artists' window extents, marker sizes included),
@@ -237,50 +237,88 @@ def path_differences(player) -> list[str]:
     return wrong
 
 
+class Still:
+    """A browser widget's still, the matplotlib drawing (`render.Scene`) its saved output keeps, stepped as the
+    checks step a picture: `seek`, `next`, `prev`, `frame_png`, `redraw`; `restore` draws the widget's own step."""
+
+    def __init__(self, widget):
+        from perceptron_lib.player.render import png_frame
+
+        drawn = widget._drawn()
+        self.scene = drawn[0] if isinstance(drawn, tuple) else drawn.scene
+        run = widget._shown_run()[0] if hasattr(widget, "_shown_run") else drawn.run
+        self.figure, self.style, self.K = self.scene.fig, self.scene.style, len(run.history) - 1
+        self.alt, self.repr, self._png = widget.snapshot()[3], repr(widget), png_frame
+        self.shown = self.k = min(int(widget.k), self.K)
+        self.scene.draw(self.k)
+
+    def seek(self, k) -> int:
+        self.k = min(max(int(k), 0), self.K)
+        self.scene.draw(self.k)
+        return self.k
+
+    def next(self) -> int:
+        return self.seek(self.k + 1)
+
+    def prev(self) -> int:
+        return self.seek(self.k - 1)
+
+    def redraw(self) -> None:
+        self.scene.draw(self.k, full=True)
+
+    def frame_png(self) -> bytes:
+        return self._png(self.scene.rgba())
+
+    def restore(self) -> None:
+        self.seek(self.shown)
+
+
+def _browser_widgets():
+    """The displayed browser widgets of the kernel (anywidget classes of perceptron_lib.player.browser*)."""
+    from anywidget import AnyWidget
+
+    return [o for o in gc.get_objects() if isinstance(o, AnyWidget)
+            and type(o).__module__.startswith("perceptron_lib.player.browser") and getattr(o, "comm", None) is not None]
+
+
 def report(out_dir) -> str:
-    """Save and check every kernel-drawn player's first and last frame and every live figure's frame; JSON of the
-    findings (``frames``) and the names of the browser-drawn players on show (``browser``)."""
+    """Save and check every live figure's frame and the first and last frame of every browser widget's still; JSON
+    of the findings (``frames``) and the names of the browser widgets on show (``browser``)."""
     from perceptron_lib.player.live import LiveFigure
-    from perceptron_lib.player.stepthrough import StepThrough
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     found = []
-    objs = [o for o in gc.get_objects() if isinstance(o, (StepThrough, LiveFigure))]
-    objs = [o for o in objs if getattr(o.widget if isinstance(o, StepThrough) else o._image, "comm", None) is not None]
+    widgets = _browser_widgets()
+    objs = [o for o in gc.get_objects() if isinstance(o, LiveFigure) and getattr(o._image, "comm", None) is not None]
+    objs += [Still(w) for w in widgets]
     for i, o in enumerate(objs):
-        style = o.style if isinstance(o, StepThrough) else o._style
-        if isinstance(o, StepThrough):
+        still = isinstance(o, Still)
+        if still:
             paths = path_differences(o)  # first: the frame as the notebook left it is one of the references
-            fig = o.figure
-            ks = (0, o.K)
+            fig, ks, style = o.figure, (0, o.K), o.style
         else:
-            fig, ks = o.fig, (None,)
+            fig, ks, style = o.fig, (None,), o._style
         css_per_px = style.dpi / fig.dpi
         for k in ks:
             if k is not None:
                 o.seek(k)
-            name = f"{i:02d}-{type(o).__name__}" + (f"-k{k}" if k is not None else "")
+            name = f"{i:02d}-{'Still' if still else type(o).__name__}" + (f"-k{k}" if k is not None else "")
             facts = check_figure(fig, css_per_px) if k is None else _check_scene(o, css_per_px)
             (out / f"{name}.png").write_bytes(o.frame_png())
             w, h = fig.get_size_inches() * style.dpi
             facts.update(name=name, css=[round(w), round(h)], px_per_pt=style.dpi / 72.0,
-                         alt=o.alt, repr=repr(o))
+                         alt=o.alt, repr=o.repr if still else repr(o))
             found.append(facts)
-        if isinstance(o, StepThrough):
-            o.seek(0)
+        if still:
+            o.restore()
             found[-1]["paths"] = paths
-    # the players drawn in the browser (anywidget): their frames are SVG, checked by the front end's tests
-    from anywidget import AnyWidget
-
-    browser = sorted({type(o).__name__ for o in gc.get_objects()
-                      if isinstance(o, AnyWidget) and type(o).__module__.startswith("perceptron_lib.player.browser")
-                      and getattr(o, "comm", None) is not None})
+    browser = sorted({type(o).__name__ for o in widgets})
     return json.dumps({"frames": found, "browser": browser})
 
 
 def _check_scene(player, css_per_px):
-    """A player's frame: the scene draws its animated artists itself, so check after its own draw."""
+    """A still's frame: the scene draws its animated artists itself, so check after its own draw."""
     facts = check_figure(player.figure, css_per_px)
-    player.redraw()  # check_figure's plain draw left out the animated artists: the player's full draw puts them back
+    player.redraw()  # check_figure's plain draw left out the animated artists: the scene's full draw puts them back
     return facts

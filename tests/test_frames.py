@@ -1,7 +1,8 @@
-"""Every player's first and last frame and every live figure, in both presets, rendered and checked.
+"""Every live figure and the first and last frame of every player's still, in both presets, rendered and checked.
 
 Each lesson runs in a fresh kernel (``COURSE_STYLE`` = the preset), then `frame_checks.report` saves
-the frames to ``tests/artifacts/frames/<preset>/<lesson>/`` and measures them in display space:
+the frames to ``tests/artifacts/frames/<preset>/<lesson>/`` and measures them in display space (a browser
+widget's still is the matplotlib drawing its saved output keeps for GitHub and nbviewer):
 
 * nothing drawn in an axes (points, arrows, notes) leaves that axes;
 * no line, arrow or point crosses a note (a text in the axes, or its legend);
@@ -9,7 +10,7 @@ the frames to ``tests/artifacts/frames/<preset>/<lesson>/`` and measures them in
 * the smallest text is at least 11 CSS px (notebook) or 18 CSS px (lecture) when the picture is shown
   at 0.9 of its size (the least the browser test allows);
 * the picture's CSS size fits the room a 1440x900 JupyterLab gives it (`render.MAX_CSS`);
-* a player's frame at k is the same bytes whatever the path to k: as first shown, after Step from 0, after
+* a still's frame at k is the same bytes whatever the path to k: as first shown, after Step from 0, after
   Back from K, after a jump (`frame_checks.path_differences`, #34).
 """
 
@@ -51,8 +52,7 @@ def frames_of(nb_name: str, preset: str) -> dict:
 def test_frames(nb, preset):
     seen = frames_of(nb, preset)
     found = seen["frames"]
-    # a lesson whose players all draw in the browser has no kernel frame: its SVG is checked by the front tests
-    assert found or seen["browser"], f"{nb}: no player or live figure found"
+    assert found, f"{nb}: no player or live figure found"
     wrong = []
     for f in found:
         where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
@@ -91,11 +91,11 @@ def test_path_differences_finds_a_frame_that_depends_on_the_path(moves):
     import numpy as np
 
     from perceptron_lib import fit_perceptron
-    from perceptron_lib.player import StepThrough
+    from tests.drawn import Drawn
 
     X = np.array([[1.0, 1.0], [1.5, -0.5], [-1.0, -1.0], [-0.5, 1.5], [0.2, 0.1], [-0.1, -0.3]])
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0, -1.0])
-    player = StepThrough(fit_perceptron(X, y), X, y, data_panel=False, panels=[_Caption(moves)])
+    player = Drawn(fit_perceptron(X, y), X, y, data_panel=False, panels=[_Caption(moves)])
     assert player.K >= 3
     wrong = frame_checks.path_differences(player)
     assert (wrong == []) is moves, wrong
