@@ -20,8 +20,9 @@ at least one):
 `check_keys`: with the pointer on a player's picture (and on a browser player, with the picture focused
 and the pointer elsewhere), → steps, ← steps back, End goes to the last update of
 the run on show, Home to the start, space plays and pauses. `check_panel_picker`: each button of a player's
-panel picker shows another picture, no larger than its CSS size. `check_run_switch`: after a RunSwitch change
-End goes to the new run's last update (it once went to the previous run's).
+panel picker shows another picture, no larger than its CSS size. `check_run_switch`: after a run switch's change
+End goes to the new run's last update (it once went to the previous run's); a BrowserSwitch keeps every panel's
+axes as they were (`check_browser_switch`).
 
 Screenshots of the first player of each lesson at each size go to ``tests/artifacts/player/``.
 """
@@ -140,6 +141,7 @@ def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> di
         assert bottom - top <= view, (
             f"{where}: switch + picture + Step + readout line: {bottom - top:.0f} px > view {view:.0f}"
         )
+        m["span"] = [round(bottom - top), round(view)]
         assert top >= m["view"][0] - 0.5 and bottom <= m["view"][1] + 0.5, (
             f"{where}: scrolled to its top, the player runs from {top:.0f} to {bottom:.0f} px, out of the "
             f"view {m['view'][0]:.0f}..{m['view'][1]:.0f}"
@@ -199,8 +201,56 @@ def check_keys(page, player, where: str) -> None:
         picture.first.evaluate("(e) => e.blur()")
 
 
+JS_AXES = """(el) => [...el.querySelectorAll('svg')].filter((s) => s.querySelector('.pp-axes'))
+  .map((s) => s.querySelector('.pp-axes').outerHTML)"""
+
+JS_HEAD = "(el) => { const b = el.querySelector('.pp-readout b'); return b ? b.textContent : null; }"
+
+
+def check_browser_switch(page, switch, where: str) -> list[int]:
+    """Each run of a BrowserSwitch (its radio buttons), from the start: the chosen run's player with that run's
+    K, every panel's axes as they were (one view and one range per panel for all runs), then End: the last update
+    of that run; back to the first run at the end. Returns each run's K."""
+    labels = switch.locator(".perceptron-choice label")
+    _press(page, switch, "Home")
+    _wait_k(page, switch, "k[0] === 0", f"{where}: Home")
+    axes = switch.evaluate(JS_AXES)
+    done = []
+    for j in list(range(1, labels.count())) + [0]:
+        labels.nth(j).click()
+        try:
+            page.wait_for_function(
+                f"""([el, j]) => {{ const r = el.querySelectorAll('.perceptron-choice input')[j];
+                     const b = el.querySelector('.pp-readout b'); const k = ({JS_K})(el);
+                     const m = b && /^Start state \\(update 0 of (\\d+)\\)/.exec(b.textContent);
+                     return r.checked && !!m && !!k && k[0] === 0 && k[1] === Number(m[1]); }}""",
+                arg=[switch.element_handle(), j],
+                timeout=10_000,
+                polling=30,
+            )
+        except PlaywrightTimeoutError as exc:
+            raise AssertionError(f"{where} run {j}: not shown from its start ({switch.evaluate(JS_HEAD)!r})") from exc
+        assert switch.evaluate(JS_AXES) == axes, f"{where} run {j}: the axes changed with the run"
+        K = switch.evaluate(JS_K)[1]
+        # the radio button just clicked has the focus, and a field keeps its keys: the keys go to the picture
+        switch.locator(".pp-picture").first.focus()
+        page.keyboard.press("End")
+        _wait_k(page, switch, f"k[0] === k[1] && k[1] === {K}", f"{where} run {j}: End")
+        want = f"Update {K} of {K}" if K else "Start state"
+        head = switch.evaluate(JS_HEAD)
+        assert head and head.startswith(want), f"{where} run {j}: End shows {head!r}, not {want!r}"
+        done.append(K)
+        page.keyboard.press("Home")
+        _wait_k(page, switch, "k[0] === 0", f"{where} run {j}: Home")
+    switch.locator(".pp-picture").first.evaluate("(e) => e.blur()")
+    return done
+
+
 def check_run_switch(page, switch, where: str) -> list[str]:
-    """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end."""
+    """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end
+    (a BrowserSwitch: `check_browser_switch`)."""
+    if switch.evaluate("(el) => el.classList.contains('perceptron-browserswitch')"):
+        return check_browser_switch(page, switch, where)
     buttons = switch.locator(":scope > .widget-toggle-buttons button")  # not a player's panel picker
     player = switch.locator(".perceptron-stepthrough").first
     done = []
@@ -267,10 +317,11 @@ def pictures_ready(page, where: str) -> int:
     return n
 
 
-def check_fit(page, i: int, view: str, where: str, *, preset: str, shot: str | None = None) -> None:
+def check_fit(page, i: int, view: str, where: str, *, preset: str, shot: str | None = None) -> dict:
     """The `i`-th player or live figure fits in the view `view` (set by `set_view`); with `shot`, a screenshot of
-    the page scrolled to it goes to ``ARTIFACTS/shot``."""
-    _fits(
+    the page scrolled to it goes to ``ARTIFACTS/shot``. Returns the measures (`JS_MEASURE`; a player's ``span``:
+    the px from its switch or Step button to the lowest of them, picture and headline, and the view's px)."""
+    m = _fits(
         page,
         page.locator(WIDGETS).nth(i),
         where,
@@ -280,3 +331,10 @@ def check_fit(page, i: int, view: str, where: str, *, preset: str, shot: str | N
     if shot:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / shot))
+    return m
+
+
+def in_switch(page, i: int) -> bool:
+    """Whether the `i`-th player is a run switch's."""
+    return page.locator(WIDGETS).nth(i).evaluate(
+        "(e) => !!e.closest('.perceptron-runswitch, .perceptron-browserswitch')")

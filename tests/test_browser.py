@@ -101,7 +101,7 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str) -> None:
+def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str, notes: list[str]) -> None:
     n = 0
     with found.check("pictures load"):
         n = fit.pictures_ready(page, where)
@@ -109,9 +109,13 @@ def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str) -> No
         with found.check(f"window {view}"):
             fit.set_view(page, view)
         for i in range(n):
-            shot = f"{Path(nb).name[:2]}-{preset}-{view}.png" if i == 0 else None
+            switched = fit.in_switch(page, i)  # a run switch's player: its own screenshot and its height noted
+            shot = (f"{Path(nb).name[:2]}-{preset}-{view}.png" if i == 0
+                    else f"{Path(nb).name[:2]}-{preset}-{view}-switch{i}.png" if switched else None)
             with found.check(f"fit {view}, widget {i}"):
-                fit.check_fit(page, i, view, f"{where} [{view}] widget {i}", preset=preset, shot=shot)
+                m = fit.check_fit(page, i, view, f"{where} [{view}] widget {i}", preset=preset, shot=shot)
+                if switched and "span" in m:
+                    notes.append(f"switch widget {i} at {view}: {m['span'][0]} of {m['span'][1]} px")
     with found.check("window lab-1440x900"):
         fit.set_view(page, "lab-1440x900")
     players = page.locator(".perceptron-stepthrough, .perceptron-browserplayer")
@@ -122,7 +126,7 @@ def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str) -> No
     for i in range(pickers.count()):
         with found.check(f"panel picker {i}"):
             fit.check_panel_picker(page, pickers.nth(i), f"{where} panel picker {i}")
-    switches = page.locator(".perceptron-runswitch")
+    switches = page.locator(".perceptron-runswitch, .perceptron-browserswitch")
     for i in range(switches.count()):
         with found.check(f"run switch {i}"):
             fit.check_run_switch(page, switches.nth(i), f"{where} run switch {i}")
@@ -182,7 +186,7 @@ def test_notebook_in_jupyterlab(preset, nb, request):
         with found.check("widgets render"):
             bc.check_widgets_rendered(page, where)
         if nb in LESSONS:
-            _fit_and_keys(page, found, nb, preset, where)
+            _fit_and_keys(page, found, nb, preset, where, notes)
         if nb in LESSONS and preset in EDITOR_PRESETS and ed.shows_editor(path):
             _editor(page, found, nb, where)
         if preset in STEP_PRESETS:

@@ -230,3 +230,88 @@ def test_shared_panels_share_a_charts_axes_but_leave_a_map_its_own_box():
     assert sa["panels"][0]["xlim"] == sb["panels"][0]["xlim"] == [0, 9] and sa["panels"][0]["ylim"] == [-1, 1]
     assert sa["panels"][1] == a["panels"][1] and sb["panels"][1] == b["panels"][1]
     assert a["panels"][0]["xlim"] == [0, 3]  # the caller's specs are left as they were
+
+
+def _methods():
+    """Lesson 02's methods switch: batch descent, the online perceptron and mini-batches of B = 2 on its eight
+    points, with the contour map of L and the loss chart."""
+    from perceptron_lib.core.training import fit_batch, fit_minibatch
+    from perceptron_lib.player.panels.loss_slice import ContourPathPanel
+
+    X8, y8, trap = _trap()
+    runs = {"batch, η = 1 (mean)": fit_batch(X8, y8, eta=1.0, reduction="mean"),
+            "online, η = 1": trap["≤ 0 (θ = 1)"],
+            "mini-batch B = 2, τ = 1": fit_minibatch(X8, y8, batch_size=2, eta=1.0, rng=0)}
+    return X8, y8, runs, lambda: [ContourPathPanel(), LossPanel(loss_surfaces.loss_along_run, "perceptron loss L")]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_lesson_02s_methods_switch_keeps_its_headline_in_a_1280x720_view(switch_page, preset):
+    """At a 1280x720 JupyterLab's width (about 1060 px for an output) the choice, the picture, Step and the
+    readout's headline lie within the 599 px of the notebook's view: the contour map comes under the readout
+    (notebook preset) or on a row of its own under the picture (lecture), never over another panel; and every run
+    draws the map on the same axes (one box for all their paths)."""
+    page = switch_page
+    X8, y8, runs, panels = _methods()
+    switch = BrowserSwitch(runs, X8, y8, panels=panels(), description="method", style=preset)
+    measure = """() => { const r = document.querySelector('#widget');
+        const box = (s) => { const b = r.querySelector(s).getBoundingClientRect();
+                             return [b.top, b.bottom, b.left, b.right]; };
+        const step = [...r.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Step');
+        const s = step.getBoundingClientRect();
+        return {choice: box('.perceptron-choice'), picture: box('.pp-picture'), step: [s.top, s.bottom],
+                head: box('.pp-readout b'), readout: box('.pp-readout'), map: box('.pp-panel-contour'),
+                chart: box('.pp-chart-loss')}; }"""
+    try:
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.evaluate("() => { document.querySelector('main').style.width = '1060px'; }")
+        mount(page, switch, SWITCH_STATE)
+        m = page.evaluate(measure)
+        parts = [m["choice"], m["picture"], m["step"], m["head"]]
+        tall = max(p[1] for p in parts) - min(p[0] for p in parts)
+        assert tall <= 599, f"{preset}: choice + picture + Step + headline {tall:.0f} px > 599"
+        assert m["choice"][2] >= m["picture"][3], "the choice sits beside the picture"
+        if preset == "notebook":
+            assert m["map"][0] >= m["readout"][1] and m["map"][2] >= m["picture"][3], "the map under the readout"
+        else:
+            assert m["map"][0] >= m["picture"][1], "the map on a row under the picture"
+        assert m["map"][0] >= m["chart"][1] or m["map"][2] >= m["chart"][3], "the map over the loss chart"
+        maps = set()
+        for j in range(len(runs)):
+            page.click(f"#widget .perceptron-choice label:nth-of-type({j + 1})")
+            maps.add(page.eval_on_selector("#widget .pp-contour .pp-axes", "e => e.outerHTML"))
+        assert len(maps) == 1, "the map's axes changed with the run"
+    finally:
+        page.evaluate("() => { document.querySelector('main').style.width = ''; }")
+        page.set_viewport_size({"width": 1440, "height": 900})
+    print(f"{preset}: choice + picture + Step + headline {tall:.0f} px of 599; map top {m['map'][0]:.0f} px")
+
+
+@pytest.mark.browser
+def test_lesson_02s_methods_switch_steps_in_the_site_with_no_kernel(chromium, tmp_path):
+    """Lesson 02 built as ``make site`` builds it, over file:// with every other request blocked: the methods switch
+    (the page's second) is live; each method from its start, then End, shows that run's last update (the library's
+    words), its map's star at the run's last w, on the same axes for every method. Nothing is fetched."""
+    from browser_support import offline_site, open_offline
+
+    X8, y8, runs, _panels = _methods()
+    page, out, remote, problems = offline_site(chromium, tmp_path, ("02_subgradients.ipynb",))
+    assert open_offline(page, out / "02_subgradients.html") == "ready"
+    sw = page.locator(".perceptron-browserswitch").nth(1)
+    sw.scroll_into_view_if_needed()
+    assert sw.locator(".perceptron-choice legend").inner_text() == "method"
+    maps = set()
+    for j, (label, run) in enumerate(runs.items()):
+        sw.locator(f".perceptron-choice label:nth-of-type({j + 1})").click()
+        sw.locator(".pp-picture").focus()
+        page.keyboard.press("Home")
+        K = len(run.history) - 1
+        assert sw.locator(".pp-readout b").inner_text().startswith(f"Start state (update 0 of {K})"), label
+        page.keyboard.press("End")
+        assert [p.inner_text() for p in sw.locator(".pp-readout p").all()] == state_lines(run, X8, y8, K), label
+        assert sw.locator(".pp-contour").get_attribute("aria-label").endswith(f"w at step {K} starred"), label
+        maps.add(sw.locator(".pp-contour .pp-axes").evaluate("(e) => e.outerHTML"))
+    assert len(maps) == 1, "the map's axes changed with the method"
+    page.context.close()
+    assert remote == [] and problems == [], (remote[:3], problems)

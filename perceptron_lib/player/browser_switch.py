@@ -82,8 +82,10 @@ def shared_view(views) -> dict:
             for axis in ("xlim", "ylim")}
 
 
-#: Panel kinds whose numbers are computed over their own box (a loss map's bands, the lifted view): each run keeps its
-#: own, as the kernel's `RunSwitch` drew them; a shared box would leave a run's map a patch in a larger, blank panel.
+#: Panel kinds whose numbers are computed over their own box (a loss map's bands, the lifted view): their limits are
+#: not widened here, which would leave a run's map a patch in a larger, blank panel. A panel that can draw every run
+#: on one box says so by a method ``shared(runs)`` (the contour map: `ContourPathPanel.shared`), which the switch
+#: calls first: its box is then the same for every run, computed over that box.
 OWN_BOX_KINDS = frozenset({"contour", "lifted"})
 
 
@@ -201,7 +203,8 @@ class BrowserSwitch(PlayerShown, anywidget.AnyWidget):
         The data of the runs given without their own.
     panels : sequence
         Curve panels drawn beside the data (`BrowserPlayer`'s ``panels``); a panel with ``span`` and ``share``
-        (a `LossPanel`) gets one value range for all the runs.
+        (a `LossPanel`) gets one value range for all the runs, a panel with ``shared`` (a `ContourPathPanel`) one box
+        for all their paths (a copy: the panel given is left as it was).
     description : str
         The name of the choice (the radio group's label), such as "rule".
     value : str, optional
@@ -229,6 +232,8 @@ class BrowserSwitch(PlayerShown, anywidget.AnyWidget):
         self._runs = {str(label): self._with_data(label, v, X, y) for label, v in runs.items()}
         labels = list(self._runs)
         choice = 0 if value is None else self._index(value, labels)
+        runs_shown = [run for run, _X, _y in self._runs.values()]
+        self._panels = [p.shared(runs_shown) if hasattr(p, "shared") else p for p in self._panels]
         traits = self._run_traits()
         self._k_max = traits[choice]["K"]
         super().__init__(runs=traits, labels=labels, description=str(description), choice=choice,

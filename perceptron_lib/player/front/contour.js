@@ -308,5 +308,7 @@ export function buildContour(doc, run, spec) {
   // stays in a projector's view (over the loss chart it pushed the headline to 808 px of a 599 px view); on a row
   // of its own, so that it never squeezes that column (its chart's text shrank to 12 px at 1180 px wide)
   if (style.text_px > 0) el.style.flexBasis = "100%";
-  return { el, draw, legend: [], tall: true };
+  // in the notebook preset it comes after the readout in that column (underReadout), as the lifted view does: over
+  // it the map and the loss chart pushed a run switch's headline to 686 px of a 599 px view (lesson 02's methods)
+  return { el, draw, legend: [], tall: true, underReadout: true };
 }

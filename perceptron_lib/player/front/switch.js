@@ -45,6 +45,8 @@ export function besideCss(root, item) {
   ${r} .pp-body { grid-column: 1 / 3; grid-row: 2 / 4; ${sub} }
   ${r} .pp-figure { grid-column: 1; grid-row: 1 / 3; }
   ${r} .pp-body > :not(.pp-figure) { grid-column: 2; grid-row: 2; max-width: none; min-width: 0; }
+  ${r} .pp-large .pp-body { grid-row: 2 / 5; }
+  ${r} .pp-body > .pp-panel { grid-column: 1 / 3; grid-row: 3; margin-top: 8px; }
   ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
   ${r} > .${item} { grid-column: 2; grid-row: 2; position: relative; z-index: 1; margin-bottom: 10px; }
 }

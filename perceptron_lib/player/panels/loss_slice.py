@@ -4,6 +4,8 @@ path) and `ContourPathPanel`, the player panel of a run's path on those contours
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from matplotlib.lines import Line2D
 
@@ -228,6 +230,8 @@ class ContourPathPanel:
     loss, reduction : as in `loss_surfaces.loss_surface`
     span : float, optional
         Half-width of the box; default: the whole path and the origin, padded.
+    center : (float, float), optional
+        Centre of the box; default: the middle of the path and the origin (`shared` sets both for runs compared).
     max_layers : int
         With b = "current", the slices of up to this many distinct b values are built once and
         blitted (a step then costs a few ms more than a plain player's); past it, a step that
@@ -239,11 +243,12 @@ class ContourPathPanel:
     SIZE_PX = {"notebook": 170, "lecture": 240}  #: the plot side in the browser, CSS px
 
     def __init__(self, *, b="current", loss="perceptron", reduction="mean", span=None, num=61, kinks=True,
-                 max_layers=12):
+                 max_layers=12, center=None):
         if not (b == "current" or isinstance(b, (int, float, np.floating, np.integer))):
             raise ValueError(f"b must be 'current' or a number; got {b!r}.")
         self.b_mode, self.loss, self.reduction = b, loss, reduction
         self.span, self.num, self.kinks, self.max_layers = span, num, kinks, max_layers
+        self.center = None if center is None else np.array(center, float).reshape(2)
         self.redraw = False
 
     def draw(self, ax, run, X, y):
@@ -277,7 +282,15 @@ class ContourPathPanel:
         """The view's centre and half-width: the whole path and the origin, padded (or the given span)."""
         lo, hi = np.minimum(W.min(axis=0), 0.0), np.maximum(W.max(axis=0), 0.0)
         span = float(self.span) if self.span is not None else float(max(hi - lo) / 2 * 1.2 + 1.0)
-        return (lo + hi) / 2, span
+        return ((lo + hi) / 2 if self.center is None else self.center), span
+
+    def shared(self, runs) -> ContourPathPanel:
+        """A copy of this panel whose box holds the paths of all `runs` and the origin: one map, on the same axes,
+        for runs that are compared (`BrowserSwitch`)."""
+        center, span = self._box(np.vstack([np.asarray(r.history.w, float) for r in runs]))
+        other = copy.copy(self)
+        other.center, other.span = np.array(center, float), span
+        return other
 
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserPlayer` (kind ``"contour"``, drawn by ``front/contour.js``), computed once.
