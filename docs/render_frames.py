@@ -1,7 +1,7 @@
-"""Render the player's panels to PNG files in this folder, in both presets, to look at them.
+"""Render the players' panels to PNG files in this folder, in both presets, to look at them.
 
-Run: ``.venv/bin/python docs/render_frames.py``. The frames are exactly what the player's Image
-widget shows (``StepThrough.frame_png()``).
+Run: ``.venv/bin/python docs/render_frames.py``. The frames are the matplotlib drawing each browser player keeps
+as the still of its saved output (`render.Scene` of a `DataPanel` and the player's panels, at 2x its CSS size).
 """
 
 from pathlib import Path
@@ -10,7 +10,9 @@ import numpy as np
 
 from perceptron_lib import fit_perceptron
 from perceptron_lib.core import data, kernels
-from perceptron_lib.player import LiftedPanel, LossPanel, StepThrough
+from perceptron_lib.draw import style as _style
+from perceptron_lib.player import DataPanel, LiftedPanel, LossPanel
+from perceptron_lib.player.render import DENSITY, Scene, png_frame
 
 HERE = Path(__file__).resolve().parent
 
@@ -33,10 +35,16 @@ def circle():
     return fit_perceptron(Z, y), Z, y
 
 
-def save(player, name, k):
-    player.seek(k)
-    (HERE / name).write_bytes(player.frame_png())
-    print(name, player.k)
+def scene(run, X, y, panels, preset) -> Scene:
+    s = _style.get(preset)
+    return Scene([DataPanel(), *panels], run, np.asarray(X, float), np.asarray(y, float), style=s,
+                 dpi=DENSITY * s.dpi)
+
+
+def save(drawn, name, k):
+    drawn.draw(k)
+    (HERE / name).write_bytes(png_frame(drawn.rgba()))
+    print(name, k)
 
 
 def main():
@@ -44,12 +52,12 @@ def main():
     tiny = fit_perceptron([[2, 1], [-1, -2]], [1, -1])
     lrun, Z, yz = circle()
     for preset in ("notebook", "lecture"):
-        p = StepThrough(run, X, y, panels=[LossPanel(perceptron_loss, "perceptron loss")], style=preset)
+        p = scene(run, X, y, [LossPanel(perceptron_loss, "perceptron loss")], preset)
         for k in (0, 1, 5, run.mistakes):
             save(p, f"player_frame_{preset}_k{k}.png", k)
-        t = StepThrough(tiny, [[2, 1], [-1, -2]], [1, -1], style=preset)
+        t = scene(tiny, [[2, 1], [-1, -2]], [1, -1], [], preset)
         save(t, f"player_tiny_{preset}_k1.png", 1)
-        q = StepThrough(lrun, Z, yz, panels=[LiftedPanel()], style=preset)
+        q = scene(lrun, Z, yz, [LiftedPanel()], preset)
         save(q, f"player_lifted_{preset}_k3.png", 3)
         save(q, f"player_lifted_{preset}_end.png", lrun.mistakes)
 
