@@ -8,11 +8,13 @@ of every step k = 0..K with the run. Side by side in one run, the two ways to co
 * one pass: ``all_words(run, X, y)`` (``all_state_lines`` and ``all_alt_texts`` together): the counts of every
   state from one chunked product (`core.step_counts.mistake_counts`), each number formatted once.
 
-The two give the same strings (checked here on every run before timing). For scale, the crosses of every step
-(`core.frames.mistakes_at_each_step`, which `step_numbers` sends with the run, against
-`core.step_counts.mistakes_at_each_state`, the same lists exactly as the one-state test) are timed the same way.
+The two give the same strings (checked here on every run before timing). The crosses of every step, which
+`step_numbers` sends with the run, are timed the same way: the stacked product of every state with the data and a
+``flatnonzero`` per row (`core.frames.mistakes_at_each_step` until 2026-11-26, `stacked_crosses` here) against
+`core.frames.mistakes_at_each_step` now (`core.step_counts.mistakes_at_each_state`: chunked, exactly the one-state
+test, the indices cut into rows in one pass); the same lists (checked).
 
-Runs: 200 points that a line separates (``data.separable(200, margin=0.1, seed=1)``, as `edit_latency.py`),
+Runs: 200 points that a line separates (``data.separable(200, margin=0.1, seed=1)``),
 the same with 10 labels flipped (cyclic order, 100 epochs), with 20 flipped in random order (the editor's
 worst case measured: about 4,400 updates), with 10 flipped by the batch method (1,000 iterations), and 40
 points, separable and with 4 labels flipped. Each way runs ``--repeats`` times (default 9), the two ways
@@ -29,11 +31,20 @@ import os
 import statistics
 import time
 
+import numpy as np
+
 from perceptron_lib import fit_batch, fit_perceptron
 from perceptron_lib.core import data
 from perceptron_lib.core.frames import mistakes_at_each_step
-from perceptron_lib.core.step_counts import mistakes_at_each_state
+from perceptron_lib.core.perceptron import is_mistake, scores
 from perceptron_lib.player.readout import all_words, alt_text, state_lines
+
+
+def stacked_crosses(run, X, y) -> list:
+    """The crosses as `frames.mistakes_at_each_step` made them before: one stacked product, a numpy call per row."""
+    h = run.history
+    wrong = is_mistake(scores(h.w, h.b, X), np.asarray(y, dtype=float), run.update_on)
+    return [np.flatnonzero(row).tolist() for row in np.atleast_2d(wrong)]
 
 
 def flipped(n: int, flips: int):
@@ -86,16 +97,16 @@ def main(argv=None) -> None:
     runs = list(cases())
     for name, run, X, y in runs:
         assert per_step(run, X, y) == one_pass(run, X, y), name
-        assert mistakes_at_each_step(run, X, y) == mistakes_at_each_state(run, X, y), name
+        assert stacked_crosses(run, X, y) == mistakes_at_each_step(run, X, y), name
     for clock, what in ((time.perf_counter, "wall time"), (time.process_time, "CPU time of this process")):
         print(f"\n{what}: medians of {args.repeats}, the two ways alternating; load average {os.getloadavg()[0]:.1f}")
         print(f"{'run':22} {'K':>5} | {'words per step':>14} {'one pass':>9} {'ratio':>6} | "
-              f"{'crosses: frames':>15} {'step_counts':>11} {'ratio':>6}")
+              f"{'crosses: stacked':>16} {'frames now':>10} {'ratio':>6}")
         for name, run, X, y in runs:
             a_ = (run, X, y)
             w_old, w_new = side_by_side(lambda a=a_: per_step(*a), lambda a=a_: one_pass(*a), args.repeats, clock)
-            c_old, c_new = side_by_side(lambda a=a_: mistakes_at_each_step(*a),
-                                        lambda a=a_: mistakes_at_each_state(*a), args.repeats, clock)
+            c_old, c_new = side_by_side(lambda a=a_: stacked_crosses(*a),
+                                        lambda a=a_: mistakes_at_each_step(*a), args.repeats, clock)
             print(f"{name:22} {len(run.history) - 1:5d} | {w_old:11.1f} ms {w_new:6.1f} ms {w_old / w_new:6.1f} | "
                   f"{c_old:12.1f} ms {c_new:8.1f} ms {c_old / c_new:6.1f}")
 

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .perceptron import is_mistake, scores
+from .step_counts import mistakes_at_each_state
 
 __all__ = ["step_numbers", "mistakes_at_each_step", "ringed_at_each_step"]
 
 
 def mistakes_at_each_step(run, X, y) -> list[list[int]]:
     """For each step k = 0..K, the indices of the examples that state k gets wrong (its mistake test, threshold 0).
+
+    Exactly the one-state test each step's readout asks (`step_counts.mistakes_at_each_state`: one chunked product
+    for all the states, asked state by state only within rounding of a line), so the crosses are the states'
+    "Mistakes now" count, also for a long run.
 
     Examples
     --------
@@ -26,11 +30,7 @@ def mistakes_at_each_step(run, X, y) -> list[list[int]]:
     >>> mistakes_at_each_step(fit_perceptron(X, y), X, y)  # w = 0 gets both wrong; (2, 1), b = 1 none
     [[0, 1], []]
     """
-    h = run.history
-    if len(y) == 0:
-        return [[] for _ in range(len(h))]
-    wrong = is_mistake(scores(h.w, h.b, X), np.asarray(y, dtype=float), run.update_on)
-    return [np.flatnonzero(row).tolist() for row in np.atleast_2d(wrong)]
+    return mistakes_at_each_state(run, np.asarray(X, dtype=float), np.asarray(y, dtype=float))
 
 
 def ringed_at_each_step(run) -> list[list[int]]:

@@ -39,7 +39,22 @@ def num(v) -> str:
     return f"{v:.4g}"
 
 
-def vec(w, limit=6) -> str:
+def nums(values) -> list:
+    """`num` of each of `values` (any shape, read flat), the same strings, formatted in one pass."""
+    a = np.asarray(values, dtype=float).ravel()
+    with np.errstate(invalid="ignore"):
+        whole = (np.abs(a) < 1e12) & (a == np.trunc(a))  # num's "v == int(v) and abs(v) < 1e12" (never NaN or inf)
+    texts = np.empty(len(a), dtype=object)
+    texts[whole] = [str(v) for v in a[whole].astype(np.int64).tolist()]  # str(int(v)): -0.0 is "0"
+    texts[~whole] = [f"{v:.4g}" for v in a[~whole].tolist()]  # also "nan", "inf", "-inf", as str(v) writes them
+    return texts.tolist()
+
+
+#: How many coordinates of a vector `vec` writes before "...".
+_VEC_LIMIT = 6
+
+
+def vec(w, limit=_VEC_LIMIT) -> str:
     w = np.asarray(w, dtype=float).ravel()
     parts = [num(v) for v in w[:limit]]
     if len(w) > limit:
@@ -100,6 +115,8 @@ def _all(run, X, y, counts, *, lines=True, alt=True) -> tuple:
     h = run.history
     counts = _counts(run, X, y, counts)
     words = _RunWords(run, X, y)
+    # every number the words of a long run write, formatted in one pass (states, offsets, margins of the updates)
+    words.remember(h.w[:, :_VEC_LIMIT], h.b, h.margin_before, h.margin_after)
     w, b = h.w.tolist(), h.b.tolist()
     out_lines = out_alt = None
     if lines:
@@ -178,7 +195,13 @@ class _RunWords:
             text = self._num[v] = num(v)
         return text
 
-    def vec(self, w: list, limit=6) -> str:
+    def remember(self, *arrays) -> None:
+        """Format every number of `arrays` now, in one pass (`nums`), for `num` to find: the words of a whole run
+        then format no number one by one."""
+        values = np.unique(np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays]))
+        self._num.update(zip(values.tolist(), nums(values), strict=True))
+
+    def vec(self, w: list, limit=_VEC_LIMIT) -> str:
         """`vec` of a list of floats."""
         key = tuple(w)
         text = self._vec.get(key)
