@@ -130,3 +130,24 @@ def test_a_run_without_two_features_is_refused():
     run = fit_perceptron(X3, yo)
     with pytest.raises(ValueError, match="2 features"):
         ContourPathPanel().front(run, X3, yo, style=S.get("notebook"))
+
+
+def test_shared_gives_runs_compared_one_box_that_holds_every_path_and_leaves_the_panel_as_it_was():
+    """`ContourPathPanel.shared`: lesson 02's three methods on one map (a `BrowserSwitch` keeps its axes), each
+    path and the origin inside the box, the box of the longest path alone; the panel given keeps its own box."""
+    from perceptron_lib import fit_batch, fit_minibatch
+
+    runs = [fit_batch(X8, y8, eta=1.0, reduction="mean"), fit_perceptron(X8, y8),
+            fit_minibatch(X8, y8, batch_size=2, eta=1.0, rng=0)]
+    panel = ContourPathPanel()
+    shared = panel.shared(runs)
+    specs = [shared.front(r, X8, y8, style=S.get("notebook")) for r in runs]
+    assert all(s["xlim"] == specs[0]["xlim"] and s["ylim"] == specs[0]["ylim"] for s in specs)
+    (x0, x1), (y0, y1) = specs[0]["xlim"], specs[0]["ylim"]
+    for r in runs:
+        W = np.asarray(r.history.w, float)
+        assert (x0 < min(W[:, 0].min(), 0) and max(W[:, 0].max(), 0) < x1
+                and y0 < min(W[:, 1].min(), 0) and max(W[:, 1].max(), 0) < y1)
+    own = [panel.front(r, X8, y8, style=S.get("notebook")) for r in runs]
+    assert panel.center is None and panel.span is None, "the panel given is left as it was"
+    assert own[0]["xlim"] != own[1]["xlim"] and own[1]["xlim"] == specs[0]["xlim"], "the online path is the widest"
