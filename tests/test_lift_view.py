@@ -379,7 +379,7 @@ def test_the_panels_spec_holds_the_core_numbers_of_every_step():
     K = len(run.history) - 1
     assert spec["kind"] == "lifted" and spec["K"] == K == 24
     assert spec["view"] == {"elev": 24.0, "azim": -58.0} and spec["aspect"] == list(ASPECT)
-    assert spec["size_px"] == 440 and LiftedPanel().front(run, Z, y, style=style.get("lecture"))["size_px"] == 340
+    assert spec["size_px"] == 340 and LiftedPanel().front(run, Z, y, style=style.get("lecture"))["size_px"] == 340
     assert np.array_equal(spec["points"], Z)
     box = view_box(Z)
     assert np.array_equal(spec["box"], box)

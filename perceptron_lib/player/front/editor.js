@@ -54,6 +54,32 @@ export function fittedOn(spec, points) {
 }
 
 /**
+ * Put the editor's controls where the editor, whole, fits the screen (issue #30: a 1440x900 JupyterLab, a 1280x720
+ * projector). Notebook preset: above the player, the folded parts (the keys, the player's with the editor's, and the
+ * points as text) under the picture's legend, where the data panel leaves room (the column beside it may be the
+ * taller: the lifted view). Lecture preset (large text, the data panel as tall as the room): beside the picture, at the top of the
+ * player's column (`.pp-side`), after its charts and over its legend and readout, so that only the player's own
+ * row of controls sits above the picture; the readout scrolls in that column if it must (`player.js` fitSide).
+ * @param {HTMLElement} edits the edit row, the cursor's row, the message and the kernel note
+ * @param {HTMLElement} foot the folded parts
+ * @param {HTMLElement} playerRoot the player's root (`mountPlayer`'s `root`)
+ * @param {boolean} large the lecture preset
+ */
+export function placeEdits(edits, foot, playerRoot, large) {
+  const side = large ? playerRoot.querySelector(".pp-side") : null;
+  if (side === null) {
+    playerRoot.querySelector(".pp-figure")?.append(foot);
+    // the player's key help (still the picture's description) folded with the editing keys, not a line under all
+    const stepKeys = playerRoot.querySelector(":scope > .pp-keyhelp");
+    if (stepKeys) foot.querySelector(".pe-keys > summary").after(stepKeys);
+    return;
+  }
+  edits.classList.add("pe-beside");
+  edits.append(foot);
+  side.insertBefore(edits, side.querySelector(":scope > .pp-legend"));
+}
+
+/**
  * Build the editor into `el`. Returns its handle: `unmount()`, and for tests and benchmarks `state()` (the edit
  * state), `player()` (the player's handle) and `spec()` (the run on show).
  * @param {object} model anywidget's model
@@ -69,7 +95,9 @@ export function mountEditor(model, el) {
   const slot = htmlEl(doc, "div", { class: "pe-player" });
   const root = htmlEl(doc, "div", { class: "perceptron-browsereditor", id });
   const note = htmlEl(doc, "p", { class: "pe-kernel-note", hidden: "" });
-  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), ui.row, ui.cursorRow, ui.message, note, slot, ui.foot);
+  const edits = htmlEl(doc, "div", { class: "pe-edits" }); // placed by `placeEdits` once the player is built
+  edits.append(ui.row, ui.cursorRow, ui.message, note);
+  root.append(htmlEl(doc, "style", {}, EDITOR_CSS), edits, slot);
   el.replaceChildren(root);
 
   const options = model.get("options");
@@ -92,13 +120,14 @@ export function mountEditor(model, el) {
   // with `options.lift` ("bowl") the points are fitted lifted, (x1, x2, x1² + x2²), as Python fits them
   const fitted = () => (options.lift ? lift(state.X) : state.X);
   const own = () =>
-    editorRunSpec(editorFit(fitted(), state.y, settings), fitted(), state.y, {
+    editorRunSpec(editorFit(fitted(), state.y, settings, options.fit), fitted(), state.y, {
       style,
       view,
       separator: options.separator,
       hint: options.hint,
       recipes: options.panels ?? [],
       lift: options.lift ?? null,
+      readout: options.readout ?? null,
     });
   /** Python's run in the editor's view: a run on lifted points gets its circles cut to that view. */
   const inView = (next) => {
@@ -138,6 +167,7 @@ export function mountEditor(model, el) {
       player = mountPlayer(model, slot, spec);
       const help = player.picture.getAttribute("aria-describedby");
       player.picture.setAttribute("aria-describedby", `${help} ${id}-help`);
+      placeEdits(edits, ui.foot, player.root, style.text_px > 0);
     } else player.setRun(spec, k);
     if (marked.selected !== null && marked.selected >= state.y.length) marked.selected = null;
     marks();

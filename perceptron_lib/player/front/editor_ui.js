@@ -40,6 +40,8 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor textarea { width: min(100%, 640px); height: 5em; font-family: monospace; }
 .perceptron-browsereditor .pe-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
 .perceptron-browsereditor .pe-foot { display: flex; flex-wrap: wrap; gap: 4px 1.5em; align-items: flex-start; }
+.perceptron-browsereditor .pp-figure > .pe-foot { margin-top: 4px; }
+.perceptron-browsereditor .pe-beside .pe-message { margin: 0 0 4px; }
 .perceptron-browsereditor .pe-keys > summary, .perceptron-browsereditor .pe-more > summary { cursor: pointer; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
 .perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-keys, .pe-more, .pe-more *) {
@@ -115,7 +117,7 @@ export function buildEditorControls(doc, id) {
   const help = htmlEl(doc, "p", { class: "pe-keyhelp", id: `${id}-help` }, EDIT_KEY_HELP);
   // folded beside the points as text, so that the editor, whole, fits the screen (the picture names it)
   const keys = htmlEl(doc, "details", { class: "pe-keys" });
-  keys.append(htmlEl(doc, "summary", {}, "editing keys"), help);
+  keys.append(htmlEl(doc, "summary", {}, "keys"), help);
   const foot = htmlEl(doc, "div", { class: "pe-foot" });
   foot.append(keys, more);
   return {

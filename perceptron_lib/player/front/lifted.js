@@ -243,9 +243,10 @@ export const LIFTED_CSS = `
 .pl-lifted .pl-picture.pl-dragging { cursor: grabbing; }
 .pl-lifted .pl-picture svg { display: block; max-width: 100%; height: auto; }
 .pl-lifted .pl-picture:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
-.pl-lifted .pl-turns { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: center; }
+.pl-lifted .pl-turns { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; }
 .pl-lifted .pl-turns label { display: inline-flex; gap: 6px; align-items: center; }
-.pl-lifted .pl-turns input { width: 9em; min-height: 24px; padding: 0; border: none; background: transparent; }
+.pl-lifted .pl-turns input { width: 5em; min-height: 24px; padding: 0; border: none; background: transparent; }
+.pl-lifted .pl-angle { display: inline-block; min-width: 2.8em; font-variant-numeric: tabular-nums; }
 .pl-lifted .pl-help { margin: 0; font-size: var(--pl-text, 0.85em); color: #444; max-width: 36em; }
 .pl-lifted .pl-turns label { font-size: var(--pl-text, 1em); }
 `;
@@ -313,7 +314,8 @@ export function buildLifted(doc, runSpec, spec) {
   const turns = htmlEl(doc, "div", { class: "pl-turns" });
   turns.append(azimuth.label, elevation.label);
   const el = htmlEl(doc, "div", { class: "pl-lifted" });
-  el.style.maxWidth = `${fmt(width)}px`; // the sliders wrap under the picture, not widen the panel
+  // no max-width of the picture's: the two sliders may take a little more (one row under it, not two), never more
+  // than the column (the CSS's max-width: 100%)
   if (s.text_px > 0) el.style.setProperty("--pl-text", `${s.text_px}px`); // lecture: no text under the preset's
   el.append(htmlEl(doc, "style", {}, LIFTED_CSS), picture, turns, help);
 

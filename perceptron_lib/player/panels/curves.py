@@ -106,8 +106,9 @@ class LiftedPanel:
     name = "lifted"  #: in a player's panel picker
     projection = "3d"
     #: The browser's picture of the box, CSS px: as tall as the box looks at its tallest (`core.lift_view.project`),
-    #: by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen)
-    SIZE_PX = {"notebook": 440, "lecture": 340}
+    #: by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen; the notebook's under the readout
+    #: beside a 440 px data panel, the editor whole in a 1440 x 900 JupyterLab's 779 px: tests/test_editor_fit.py)
+    SIZE_PX = {"notebook": 340, "lecture": 340}
     _COLORS = {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"}  #: the browser's view's colours
     _PLANE_ALPHA = 0.35
 

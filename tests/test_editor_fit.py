@@ -1,0 +1,132 @@
+"""Each point editor of the lessons, whole, fits the screen in JupyterLab (issue #30 item 5), in headless Chromium.
+
+A lesson that shows a `BrowserEditor` (00, 03, 04, 05) is run once per preset through the session's JupyterLab
+(`course_lab_server`); then every editor, and every player with a lifted view (lesson 05: its turn and tilt
+sliders are part of it), is scrolled to its top as a student scrolls to it and measured whole: its controls, its
+picture, its readout and the folded parts (the keys, the points as text), from the widget's top to the lowest of
+its visible parts (a part in a box that scrolls, the lecture readout, is seen through that box). It must fit the
+notebook's view: in the notebook preset at 1440x900 with the file browser open (a 779 px view), in the lecture
+preset at 1280x720 with it closed (599 px). The data panel's plot keeps its size: its longer side at least 420
+CSS px (notebook) or 360 (lecture).
+
+`tests/browser_fit.py` measures every player's picture, Step button and readout headline; this test measures the
+editors' every part, which that one does not (an editor's edit row sits above its player). A screenshot of each
+widget measured goes to ``tests/artifacts/editor/fit-<lesson>-<preset>-<i>.png``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import browser_checks as bc
+from tests import browser_editor as ed
+from tests import browser_fit as fit
+from tests.browser_support import (  # noqa: F401 (course_lab_server: a fixture, used by name)
+    course_lab_server,
+    kernel_name,
+)
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+#: The lessons with an editor, and the window each preset is measured in (`browser_fit.VIEWS`).
+LESSONS = ("00_start_here", "03_hyperplane_updates", "04_margin_bound", "05_kernel_lifting")
+VIEW_OF = {"notebook": "lab-1440x900", "lecture": "projector-1280x720"}
+#: The data panel's plot, its longer side, CSS px (issue #30 item 5).
+LEAST_PANEL_PX = {"notebook": 420, "lecture": 360}
+#: The widgets measured whole: the editors, and the players (not inside an editor) with a lifted view.
+JS_WIDGETS = """() => [...document.querySelectorAll('.jp-Notebook .perceptron-browsereditor, .jp-Notebook '
+  + '.perceptron-browserplayer')].filter((e) => e.matches('.perceptron-browsereditor')
+  || (!e.closest('.perceptron-browsereditor') && !!e.querySelector('.pl-lifted')))"""
+
+# The widget, whole: from its top to the lowest bottom of its visible parts; the notebook's view; the data panel.
+JS_WHOLE = """(el) => {
+  const scroller = el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook');
+  const view = scroller.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  // a part inside a box that scrolls (the lecture readout) is seen through that box: the box counts, not the part
+  const clipped = (e) => { for (let a = e.parentElement; a && a !== el; a = a.parentElement)
+    if (getComputedStyle(a).overflowY !== 'visible') return true; return false; };
+  let bottom = r.top, lowest = '';
+  for (const e of el.querySelectorAll('*')) {
+    if (!e.checkVisibility() || e.closest('style') || clipped(e)) continue;
+    const b = e.getBoundingClientRect();
+    if (b.height > 0 && b.bottom > bottom) { bottom = b.bottom; lowest = e.className?.baseVal ?? e.className; }
+  }
+  const plot = el.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect').getBoundingClientRect();
+  return {top: r.top, bottom, lowest: String(lowest), view: [view.top, view.bottom],
+          plot: [plot.width, plot.height], kind: el.matches('.perceptron-browsereditor') ? 'editor' : 'player'};
+}"""
+
+
+def measure_whole(page, handle) -> dict:
+    """Scroll the widget to the top of the notebook's view and measure it whole (`JS_WHOLE`)."""
+    handle.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+    page.evaluate(fit.JS_TWO_FRAMES)
+    return handle.evaluate(JS_WHOLE)
+
+
+def misfits(m: dict, *, preset: str, where: str) -> list[str]:
+    """What is wrong with a widget measured by `measure_whole`: an empty list when it fits."""
+    out = []
+    height, view = m["bottom"] - m["top"], m["view"][1] - m["view"][0]
+    if m["top"] < m["view"][0] - 0.5 or m["bottom"] > m["view"][1] + 0.5:
+        out.append(f"{where}: the {m['kind']}, whole, is {height:.0f} px tall (lowest part {m['lowest']!r}), "
+                   f"from {m['top']:.0f} to {m['bottom']:.0f}: out of the view {view:.0f} px "
+                   f"({m['view'][0]:.0f}..{m['view'][1]:.0f})")
+    if max(m["plot"]) < LEAST_PANEL_PX[preset] - 0.5:
+        out.append(f"{where}: the data panel's plot is {m['plot'][0]:.0f}x{m['plot'][1]:.0f} px, under "
+                   f"{LEAST_PANEL_PX[preset]} px ({preset} preset)")
+    return out
+
+
+#: Still too tall (CSS px, whole / view, measured 2026-11-26): beside a 360 px data panel at 1280x720 the column holds
+#: the edit controls, the legend and the readout, but not also 04's claims chart (782 / 599) or 05's lifted view,
+#: which goes under the picture (1108 / 599). A picker of what goes beside the picture is the way left.
+TOO_TALL = {("04_margin_bound", "lecture"), ("05_kernel_lifting", "lecture")}
+
+
+def _runs():
+    for lesson in LESSONS:
+        for preset in VIEW_OF:
+            marks = [pytest.mark.xfail(strict=True, reason="too tall yet: see TOO_TALL")] if (
+                (lesson, preset) in TOO_TALL) else []
+            yield pytest.param(lesson, preset, id=f"{lesson}-{preset}", marks=marks)
+
+
+@pytest.mark.parametrize(("lesson", "preset"), list(_runs()))
+def test_each_editor_fits_the_view_whole(lesson, preset, request):
+    lab = request.getfixturevalue("course_lab_server")
+    chromium = request.getfixturevalue("chromium")
+    nb = f"notebooks/{lesson}.ipynb"
+    context = chromium.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(bc.WIDGET_TIMEOUT_MS)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        bc.open_and_run(page, lab, nb, {}, kernel=kernel_name(preset))
+        page.wait_for_function(f"() => {{ const ws = ({JS_WIDGETS})(); return ws.length > 0 "
+                               "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }")
+        fit.set_view(page, VIEW_OF[preset])
+        widgets = page.evaluate_handle(JS_WIDGETS)
+        n = page.evaluate("(ws) => ws.length", widgets)
+        assert n, f"{nb}: no editor"
+        problems, shown = [], []
+        ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for i in range(n):
+            handle = page.evaluate_handle("([ws, i]) => ws[i]", [widgets, i]).as_element()
+            m = measure_whole(page, handle)
+            where = f"{nb} [{preset}, {VIEW_OF[preset]}] {m['kind']} {i}"
+            shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px, "
+                         f"plot {max(m['plot']):.0f} px")
+            problems += misfits(m, preset=preset, where=where)
+            page.screenshot(path=str(ed.ARTIFACTS / f"fit-{lesson[:2]}-{preset}-{i}.png"))
+        print(f"{nb} [{preset}]: " + "; ".join(shown))
+        assert not problems, "\n".join(problems)
+        assert not errors, errors
+    finally:
+        context.close()
+        lab.shutdown_kernels()
