@@ -22,7 +22,7 @@ from tools import grade
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "01_loss_geometry.ipynb"
 SOLUTIONS = ROOT / "notebooks" / "solutions" / "01_loss_geometry_solutions.ipynb"
-RIGHT = {"01.1": "[1, 2, 5]", "01.2": "6.5", "01.3": "(1.0, 0.0, 0.0)"}
+RIGHT = {"1.1": "[1, 2, 5]", "1.2": "6.5", "1.3": "(1.0, 0.0, 0.0)"}
 CELL_TIMEOUT = 20
 
 
@@ -66,13 +66,13 @@ def graded(tmp_path_factory, listener):
     port = listener.getsockname()[1]
     _write(subs / "sol" / "01_loss_geometry.ipynb", json.loads(SOLUTIONS.read_text(encoding="utf-8")))
     _write(subs / "plain" / "01_loss_geometry.ipynb", json.loads(LESSON.read_text(encoding="utf-8")))
-    _write(subs / "onewrong" / "01_loss_geometry.ipynb", _short_lesson({**RIGHT, "01.2": "6.0"}))
-    # 01.1 reaches for the loopback (past Python's socket guard where unshare -n works); 01.2 waits forever.
+    _write(subs / "onewrong" / "01_loss_geometry.ipynb", _short_lesson({**RIGHT, "1.2": "6.0"}))
+    # 1.1 reaches for the loopback (past Python's socket guard where unshare -n works); 1.2 waits forever.
     module = "_socket" if grade.network_off_command() else "socket"
     reach = f"import {module}\n{module}.socket().connect(('127.0.0.1', {port}))"
     _write(subs / "broken" / "01_loss_geometry.ipynb",
-           _short_lesson(RIGHT, before={"01.1": reach, "01.2": "import time\nwhile True:\n    time.sleep(0.05)"}))
-    _write(subs / "deleted" / "01_loss_geometry.ipynb", _short_lesson(RIGHT, drop={"01.2"}))
+           _short_lesson(RIGHT, before={"1.1": reach, "1.2": "import time\nwhile True:\n    time.sleep(0.05)"}))
+    _write(subs / "deleted" / "01_loss_geometry.ipynb", _short_lesson(RIGHT, drop={"1.2"}))
     # bad input beside a good lesson: not a notebook, and a notebook of another course
     _write(subs / "mixed" / "01_loss_geometry.ipynb", _short_lesson(RIGHT))
     (subs / "mixed" / "essay.txt").write_text("my answers are in my head", encoding="utf-8")
@@ -94,7 +94,7 @@ def _why(notes, student, ex=""):
 
 def test_gradebook_one_row_per_student_one_column_per_exercise(graded):
     rows, from_csv, _, _ = graded
-    assert list(from_csv[0]) == ["student", "01.1", "01.2", "01.3", "total"]
+    assert list(from_csv[0]) == ["student", "1.1", "1.2", "1.3", "total"]
     assert [r["student"] for r in from_csv] == sorted(rows) == sorted(
         ["sol", "plain", "onewrong", "broken", "deleted", "mixed"])
     assert all(int(r["total"]) == sum(int(r[e]) for e in RIGHT) for r in from_csv)
@@ -102,28 +102,28 @@ def test_gradebook_one_row_per_student_one_column_per_exercise(graded):
 
 def test_solutions_full_marks_plain_lesson_zero(graded):
     rows, _, notes, _ = graded
-    assert rows["sol"]["total"] == 3 and not _why(notes, "sol", "01.1")
+    assert rows["sol"]["total"] == 3 and not _why(notes, "sol", "1.1")
     assert rows["plain"]["total"] == 0
     assert all("not attempted" in _why(notes, "plain", e) for e in RIGHT)
 
 
 def test_one_wrong_answer_loses_exactly_that_exercise(graded):
     rows, _, notes, _ = graded
-    assert (rows["onewrong"]["01.1"], rows["onewrong"]["01.2"], rows["onewrong"]["01.3"]) == (1, 0, 1)
-    assert "not quite" in _why(notes, "onewrong", "01.2")
+    assert (rows["onewrong"]["1.1"], rows["onewrong"]["1.2"], rows["onewrong"]["1.3"]) == (1, 0, 1)
+    assert "not quite" in _why(notes, "onewrong", "1.2")
 
 
 def test_raises_loops_and_network_score_zero_and_the_run_goes_on(graded):
     rows, _, notes, _ = graded
-    assert (rows["broken"]["01.1"], rows["broken"]["01.2"], rows["broken"]["01.3"]) == (0, 0, 1)
-    assert "raised" in _why(notes, "broken", "01.1") and "OSError" in _why(notes, "broken", "01.1")
-    assert f"{CELL_TIMEOUT} s limit" in _why(notes, "broken", "01.2")
+    assert (rows["broken"]["1.1"], rows["broken"]["1.2"], rows["broken"]["1.3"]) == (0, 0, 1)
+    assert "raised" in _why(notes, "broken", "1.1") and "OSError" in _why(notes, "broken", "1.1")
+    assert f"{CELL_TIMEOUT} s limit" in _why(notes, "broken", "1.2")
 
 
 def test_deleted_check_cell_scores_zero_and_says_so(graded):
     rows, _, notes, _ = graded
-    assert (rows["deleted"]["01.1"], rows["deleted"]["01.2"], rows["deleted"]["01.3"]) == (1, 0, 1)
-    assert "not in the notebook" in _why(notes, "deleted", "01.2")
+    assert (rows["deleted"]["1.1"], rows["deleted"]["1.2"], rows["deleted"]["1.3"]) == (1, 0, 1)
+    assert "not in the notebook" in _why(notes, "deleted", "1.2")
 
 
 def test_bad_files_are_reported_and_cost_nothing(graded):

@@ -30,7 +30,7 @@ def _cell(source, verdict=None):
 
 def test_course_exercises_are_the_checks_the_lessons_call():
     rows = course_progress(NOTEBOOKS)
-    assert len(rows) == 20 and [ex.id for ex, _ in rows][:4] == ["01.1", "01.2", "01.3", "02.1"]
+    assert len(rows) == 20 and [ex.id for ex, _ in rows][:4] == ["1.1", "1.2", "1.3", "2.1"]
     assert all(status == "not attempted" for _, status in rows)  # the course's lessons are blank
     assert exercise_id("nb05", "check_kernel") == nb05.check_kernel.__call__(...).exercise == "5.3"
 
@@ -39,12 +39,12 @@ def test_status_from_the_saved_verdict_then_the_source():
     assert status_of_cell(None) == "not attempted"
     assert status_of_cell(_cell("answer_2 = ...  # a number\nnb01.check_scaled_loss(answer_2)")) == "not attempted"
     assert status_of_cell(_cell("answer_2 = 6.5\nnb01.check_scaled_loss(answer_2)")) == "attempted"  # not run yet
-    assert status_of_cell(_cell("answer_2 = 6\nnb01.check_scaled_loss(answer_2)", "01.2: not quite. Hint: x")) \
+    assert status_of_cell(_cell("answer_2 = 6\nnb01.check_scaled_loss(answer_2)", "1.2: not quite. Hint: x")) \
         == "attempted"
-    assert status_of_cell(_cell("answer_2 = 6.5\nnb01.check_scaled_loss(answer_2)", "01.2: correct. Yes"),
-                          "01.2") == "correct"
+    assert status_of_cell(_cell("answer_2 = 6.5\nnb01.check_scaled_loss(answer_2)", "1.2: correct. Yes"),
+                          "1.2") == "correct"
     # a verdict of another exercise says nothing about this one; "..." in a comment is no placeholder
-    assert status_of_cell(_cell("a = 1  # e.g. ...\nnb01.check_scaled_loss(a)", "01.1: correct."), "01.2") \
+    assert status_of_cell(_cell("a = 1  # e.g. ...\nnb01.check_scaled_loss(a)", "1.1: correct."), "1.2") \
         == "attempted"
     assert status_of_cell(_cell("nb03.check_many_updates(...)  # own")) == "not attempted"
 
@@ -64,8 +64,8 @@ def test_a_students_copy(tmp_path):
     path.write_text(json.dumps(nb), encoding="utf-8")
     (tmp_path / "01_loss_geometry-2026-11-20T1010.ipynb").write_text("{}", encoding="utf-8")  # a reset's copy
     rows = {ex.id: status for ex, status in course_progress(tmp_path)}
-    assert rows == {"01.1": "correct", "01.2": "attempted", "01.3": "not attempted", "02.1": "not attempted",
-                    "02.2": "not attempted", "02.3": "not attempted"}
+    assert rows == {"1.1": "correct", "1.2": "attempted", "1.3": "not attempted", "2.1": "not attempted",
+                    "2.2": "not attempted", "2.3": "not attempted"}
     table = progress_table(course_progress(tmp_path))
     assert "01_loss_geometry" in table and "01_loss_geometry           1 ✓  2 ~  3 ·" in table
     assert table.splitlines()[-1].startswith("1 of 6 correct, 1 attempted")
@@ -73,7 +73,7 @@ def test_a_students_copy(tmp_path):
 
 def test_missing_copy_and_bad_input():
     ex = exercises_of(json.loads((NOTEBOOKS / "01_loss_geometry.ipynb").read_text(encoding="utf-8")), "01")
-    assert lesson_progress(None, ex) == {"01.1": "not attempted", "01.2": "not attempted", "01.3": "not attempted"}
+    assert lesson_progress(None, ex) == {"1.1": "not attempted", "1.2": "not attempted", "1.3": "not attempted"}
     assert check_calls("x = nb02.check_cases(a); nb02.check_subgradient (b)") == [
         ("nb02", "check_cases"), ("nb02", "check_subgradient")]
     with pytest.raises(ValueError, match="no lessons"):

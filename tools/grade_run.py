@@ -11,7 +11,7 @@ kills it after the notebook's time limit and decides the scores.
 
 How a verdict is read: a first cell, run before the student's cells, makes every Verdict publish
 itself once more under a mimetype carrying a token the student's notebook cannot know in advance;
-so a printed "01.2: correct." is not a verdict. The kernel speaks to this process over Unix sockets
+so a printed "1.2: correct." is not a verdict. The kernel speaks to this process over Unix sockets
 (ZeroMQ's ipc transport), so it needs no network interface at all. In the kernel, Python's sockets
 refuse every address that is not a Unix socket ("network is off while grading").
 """

@@ -4,7 +4,7 @@ Every exercise uses the six points of `perceptron_lib.core.data.small_2d` and th
 loss of the university script. The checks recompute the answer with `perceptron_lib.core.losses`.
 
     >>> check_contributing(...)
-    01.1: not attempted yet. Replace the ... with your answer and run the cell again.
+    1.1: not attempted yet. Replace the ... with your answer and run the cell again.
 """
 
 from __future__ import annotations
@@ -56,15 +56,15 @@ def check_contributing(answer=...) -> Verdict:
         right = {int(i) for i in np.flatnonzero(m < 0)}
         boundary = {int(i) for i in np.flatnonzero(m == 0)}
         if given == right:
-            return verdict("01.1", ans, True, praise=f"Examples {sorted(right)} have a negative margin; the "
+            return verdict("1.1", ans, True, praise=f"Examples {sorted(right)} have a negative margin; the "
                                                      "others add 0, including the one exactly on the boundary.")
         if given & boundary:
-            return verdict("01.1", ans, False, hint="an example on the boundary has margin 0 and loss "
+            return verdict("1.1", ans, False, hint="an example on the boundary has margin 0 and loss "
                                                     "max(0, -0) = 0: it counts as a mistake for the 0-1 loss, "
                                                     "but it adds nothing to the perceptron loss.")
-        return verdict("01.1", ans, False, hint=hint)
+        return verdict("1.1", ans, False, hint=hint)
 
-    return _safe("01.1", check, answer, hint)
+    return _safe("1.1", check, answer, hint)
 
 
 def check_scaled_loss(answer=...) -> Verdict:
@@ -78,14 +78,14 @@ def check_scaled_loss(answer=...) -> Verdict:
         X, y, w, b = _problem()
         right = losses.perceptron_loss(EX2_C * w, EX2_C * b, X, y)
         if np.isclose(v, right, rtol=1e-6, atol=1e-9):
-            return verdict("01.2", ans, True, praise=f"L(3w, 3b) = {right:.4f} = 3 × {right / EX2_C:.4f}: "
+            return verdict("1.2", ans, True, praise=f"L(3w, 3b) = {right:.4f} = 3 × {right / EX2_C:.4f}: "
                                                      "scaling (w, b) scales the loss.")
         if np.isclose(v, losses.perceptron_loss(w, b, X, y, reduction="sum") * EX2_C, rtol=1e-6):
-            return verdict("01.2", ans, False, hint="that is the sum over the examples; the course's L is the "
+            return verdict("1.2", ans, False, hint="that is the sum over the examples; the course's L is the "
                                                     "mean (divide by N = 6).")
-        return verdict("01.2", ans, False, hint=hint)
+        return verdict("1.2", ans, False, hint=hint)
 
-    return _safe("01.2", check, answer, hint)
+    return _safe("1.2", check, answer, hint)
 
 
 def check_zero_loss_not_separator(answer=...) -> Verdict:
@@ -104,12 +104,12 @@ def check_zero_loss_not_separator(answer=...) -> Verdict:
         if L == 0 and np.min(m) <= 0:
             on = np.flatnonzero(m == 0).tolist()
             extra = " It is the trivial one, w = 0, b = 0." if not np.any(p) else ""
-            return verdict("01.3", ans, True, praise=f"The loss is 0 there, yet example(s) {on} sit on the "
+            return verdict("1.3", ans, True, praise=f"The loss is 0 there, yet example(s) {on} sit on the "
                                                      f"boundary: zero loss does not mean separated.{extra}")
         if L > 0:
-            return verdict("01.3", ans, False, hint=f"the loss there is {L:.4f}, not 0: some margin is negative. "
+            return verdict("1.3", ans, False, hint=f"the loss there is {L:.4f}, not 0: some margin is negative. "
                                                     + hint)
-        return verdict("01.3", ans, False, hint="that (w, b) separates the data strictly (every margin > 0). "
+        return verdict("1.3", ans, False, hint="that (w, b) separates the data strictly (every margin > 0). "
                                                 "Find one where the loss is still 0 but a margin is exactly 0.")
 
-    return _safe("01.3", check, answer, hint)
+    return _safe("1.3", check, answer, hint)

@@ -5,7 +5,7 @@ where three examples sit exactly on the boundary. The checks recompute the answe
 `perceptron_lib.core.subgradients.perceptron_subgradient`.
 
     >>> check_cases(...)
-    02.1: not attempted yet. Replace the ... with your answer and run the cell again.
+    2.1: not attempted yet. Replace the ... with your answer and run the cell again.
 """
 
 from __future__ import annotations
@@ -64,14 +64,14 @@ def check_cases(answer=...) -> Verdict:
         X, y, w, b = _problem()
         right = subgradients.perceptron_subgradient(w, b, X, y).cases.tolist()
         if len(words) != len(right):
-            return verdict("02.1", ans, False, hint=f"give one word for each of the {len(right)} examples.")
+            return verdict("2.1", ans, False, hint=f"give one word for each of the {len(right)} examples.")
         wrong = [i for i, (a, r) in enumerate(zip(words, right, strict=True)) if a != r]
         if not wrong:
-            return verdict("02.1", ans, True, praise="Three examples sit exactly on the boundary: there the loss "
+            return verdict("2.1", ans, True, praise="Three examples sit exactly on the boundary: there the loss "
                                                      "has its kink.")
-        return verdict("02.1", ans, False, hint=f"look again at example(s) {wrong}. " + hint)
+        return verdict("2.1", ans, False, hint=f"look again at example(s) {wrong}. " + hint)
 
-    return _safe("02.1", check, answer, hint)
+    return _safe("2.1", check, answer, hint)
 
 
 def check_subgradient(answer=...) -> Verdict:
@@ -84,20 +84,20 @@ def check_subgradient(answer=...) -> Verdict:
         X, y, w, b = _problem()
         right = subgradients.perceptron_subgradient(w, b, X, y, at_kink=1.0, reduction="sum").vector
         if np.allclose(v, right, atol=1e-9):
-            return verdict("02.2", ans, True, praise=f"g = {right.tolist()}, the choice theta = 1 of the "
+            return verdict("2.2", ans, True, praise=f"g = {right.tolist()}, the choice theta = 1 of the "
                                                      "loss-minimisation slides.")
         zero = subgradients.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum").vector
         if np.allclose(v, zero, atol=1e-9):
-            return verdict("02.2", ans, False, hint="that is the subgradient with theta = 0 (the script's "
+            return verdict("2.2", ans, False, hint="that is the subgradient with theta = 0 (the script's "
                                                     "choice): here the boundary examples count in full.")
         if np.allclose(v, right / len(y), atol=1e-9):
-            return verdict("02.2", ans, False, hint="that is the mean; this exercise asks for the sum.")
+            return verdict("2.2", ans, False, hint="that is the mean; this exercise asks for the sum.")
         if np.allclose(v, -right, atol=1e-9):
-            return verdict("02.2", ans, False, hint="check the signs: a wrong-side point with y = +1 adds "
+            return verdict("2.2", ans, False, hint="check the signs: a wrong-side point with y = +1 adds "
                                                     "-x_i to g_w.")
-        return verdict("02.2", ans, False, hint=hint)
+        return verdict("2.2", ans, False, hint=hint)
 
-    return _safe("02.2", check, answer, hint)
+    return _safe("2.2", check, answer, hint)
 
 
 def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
@@ -117,12 +117,12 @@ def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
         inside = np.linalg.norm(C.T @ fit.x - (v - base)) <= tol * max(1.0, np.linalg.norm(v))
         full = base + C.sum(axis=0)
         if inside and not (np.allclose(v, base) or np.allclose(v, full)):
-            return verdict("02.3", ans, True, praise="It lies in the subdifferential, between the two "
+            return verdict("2.3", ans, True, praise="It lies in the subdifferential, between the two "
                                                      "conventions: a step along its negative is as valid as "
                                                      "theirs.")
         if inside:
-            return verdict("02.3", ans, False, hint="that one is what theta = 0 or theta = 1 gives; find one "
+            return verdict("2.3", ans, False, hint="that one is what theta = 0 or theta = 1 gives; find one "
                                                     "in between. " + hint)
-        return verdict("02.3", ans, False, hint="that vector is not a subgradient here. " + hint)
+        return verdict("2.3", ans, False, hint="that vector is not a subgradient here. " + hint)
 
-    return _safe("02.3", check, answer, hint)
+    return _safe("2.3", check, answer, hint)

@@ -2,7 +2,7 @@
 
 The progress is read from the student's own copies of the lessons (``my-course/``), from what
 the checks left in them: each exercise's check cell (tagged ``exercise-check``) keeps its verdict
-as a saved output, "01.2: correct. ..." or "01.2: not quite. ...". Nothing is written anywhere and
+as a saved output, "1.2: correct. ..." or "1.2: not quite. ...". Nothing is written anywhere and
 nothing leaves the machine; a lesson's progress shows once the lesson is saved (JupyterLab saves
 every two minutes, or at Ctrl+S).
 
@@ -38,7 +38,7 @@ _VERDICT = re.compile(r"^(\d+\.\d+): (correct|not quite|not attempted yet)")
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its id ("01.2"), its lesson's file name and the check its cell calls."""
+    """One exercise: its id ("1.2"), its lesson's file name and the check its cell calls."""
 
     id: str
     lesson: str
@@ -62,7 +62,7 @@ def check_calls(source: str) -> list[tuple[str, str]]:
 
 
 def exercise_id(module: str, check: str) -> str:
-    """The id a check gives its verdict ("01.2"), asked of the check itself with the placeholder.
+    """The id a check gives its verdict ("1.2"), asked of the check itself with the placeholder.
 
     Raises ValueError when ``perceptron_lib.exercises.MODULE`` has no such check.
     """
@@ -166,7 +166,7 @@ def course_progress(folder=".") -> list[tuple[Exercise, str]]:
 
 def progress_table(rows: list[tuple[Exercise, str]]) -> str:
     """The rows as plain text: one line per lesson, each exercise (its number in the lesson) with its mark, and a
-    count. The lesson names the row, so an exercise shows by its own number (the checks say "01.2" and "3.1")."""
+    count. The lesson names the row, so an exercise shows by its own number (the checks say "1.2" and "3.1")."""
     marks = {"not attempted": "·", "attempted": "~", "correct": "✓"}
     lines, lessons = [], {}
     for ex, status in rows:
