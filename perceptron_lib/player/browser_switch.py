@@ -29,7 +29,7 @@ from .browser import run_trait
 from .panels.data import DataPanel
 from .readout import alt_text, state_lines
 from .recording import ShownWidget, fold, scene_recording, scene_still
-from .render import DENSITY, Scene
+from .render import DENSITY, Scene, panels_at_once
 
 __all__ = ["BrowserSwitch", "PlayerShown", "module_order", "shared_view", "switch_module"]
 
@@ -105,10 +105,11 @@ def shared_panels(traits) -> list:
 
 
 def _still(run, X, y, *, k, style, panels, readout, alt):
-    """The run drawn by matplotlib (`render.Scene`, as `StepThrough` draws it) at step k, and its words at each k:
-    what the notebook keeps (a still) and what a page without a kernel replays (a recording)."""
+    """The run drawn by matplotlib (`render.Scene`) at step k, and its words at each k: what the notebook keeps (a
+    still) and what a page without a kernel replays (a recording). Where the preset's text leaves room for fewer
+    panels (lecture), the main one and the first, as `BrowserPlayer`'s still (the browser draws them all)."""
     dpi = float(DENSITY * style.dpi)
-    scene = Scene([DataPanel(), *panels], run, X, y, style=style, dpi=dpi)
+    scene = Scene([DataPanel(), *panels][: panels_at_once(style)], run, X, y, style=style, dpi=dpi)
     scene.draw(k)
 
     def words(j):
@@ -135,12 +136,12 @@ class PlayerShown(ShownWidget):
         return self._still_parts
 
     def snapshot(self):
-        """(png, width, height, alt) of the step on show, as `StepThrough` draws it, small, for a stored notebook."""
+        """(png, width, height, alt) of the step on show, drawn by matplotlib, small, for a stored notebook."""
         scene, _dpi, words = self._drawn()
         return scene_still(scene, self._style, words(self.k)[0])
 
     def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
-        """The run on show as a self-contained recording (`StepThrough.to_html`'s arguments)."""
+        """The run on show as a self-contained recording (`recording.scene_recording`)."""
         scene, scene_dpi, words = self._drawn()
         K = len(self._shown_run()[0].history) - 1
         return scene_recording(scene, K, words, back_to=self.k, dpi=dpi, scene_dpi=scene_dpi,
