@@ -7,8 +7,8 @@ Three layers, in three folders, each importing only from those before it:
   kernels, the dual perceptron, the proof's quantities, the student's own points;
 - ``draw``: matplotlib drawing of given numbers (``style``, ``plotting``, ``arrows``,
   ``surfaces``, ``display``);
-- ``player``: the widgets a student steps through (``StepThrough``, ``RunSwitch``,
-  ``LiveFigure``, ``BrowserEditor``), their picture, words and recording, and their ``panels``;
+- ``player``: the widgets a student steps through (``BrowserPlayer``, ``BrowserSwitch``, ``BrowserControlled``,
+  ``BrowserEditor``, ``LiveFigure``), their still pictures, words and display, and their ``panels``;
 
 and ``exercises``, the self-checks of the lessons' exercises, on top of ``core``. The argument
 checks shared by every public function are in ``_validation``, below all of them.

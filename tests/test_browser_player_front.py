@@ -444,7 +444,7 @@ _XL = np.column_stack([np.eye(3)[:, :2], np.sum(np.eye(3)[:, :2] ** 2, axis=1)])
 BAD = {
     "not a run": (lambda: (("not a run", [[0.0, 0.0]], [1]), {}), TypeError, "run must be a Run"),
     "3 features": (lambda: ((fit_perceptron(_X3, _Y3), _X3, _Y3), {}), ValueError, "2 features in the plane"),
-    "bias absorbed": (lambda: ((fit_perceptron(_XB, _Y3), _XB, _Y3), {}), ValueError, "Use StepThrough for bias"),
+    "bias absorbed": (lambda: ((fit_perceptron(_XB, _Y3), _XB, _Y3), {}), ValueError, "bias absorbed as a column"),
     "lifted, 2-D run": (lambda: ((fit_perceptron(_XL[:, :2], _Y3), _XL, _Y3), {}), ValueError,
                         "w has length 2 but X has 3 features"),
     "interval 0": (lambda: _forty(interval_ms=0), ValueError, "interval_ms must be a whole number"),
@@ -477,7 +477,7 @@ def test_python_refuses_a_k_outside_the_run_after_it_is_made():
 
 def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_the_recording(monkeypatch):
     """The display contract (`recording.Shown`): the widget view, a repr without an address, a small PNG of the
-    step shown first as `StepThrough` draws it (the same size and alt sentence), and with
+    step shown first as matplotlib draws it (`render.Scene`: the same size and alt sentence), and with
     PERCEPTRON_COURSE_RECORD=1 the self-contained recording whose frames hold the library's words."""
     import base64
     import io
@@ -485,7 +485,7 @@ def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_th
     from PIL import Image
 
     from perceptron_lib.player.recording import RECORD_ENV
-    from perceptron_lib.player.stepthrough import StepThrough
+    from tests.drawn import Drawn
 
     run, X, y, _ = RUNS["00 ten points"]
     player = BrowserPlayer(run, X, y, k=2)
@@ -494,12 +494,13 @@ def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_th
     assert set(data) == {"application/vnd.jupyter.widget-view+json", "text/plain", "image/png"}
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == player.model_id
     assert data["text/plain"] == "<BrowserPlayer: online run, 9 updates>" == repr(player)
-    twin = StepThrough(run, X, y)
+    twin = Drawn(run, X, y)
     twin.seek(2)
-    twin_data, twin_meta = twin._repr_mimebundle_()
-    assert meta == twin_meta and meta["image/png"]["alt"] == alt_text(run, X, y, 2) == player.alt
+    twin_png, width, height, twin_alt = twin.still()
+    assert meta == {"image/png": {"width": width, "height": height, "alt": twin_alt}}
+    assert meta["image/png"]["alt"] == alt_text(run, X, y, 2) == player.alt
     still = Image.open(io.BytesIO(data["image/png"]))
-    assert still.size == Image.open(io.BytesIO(twin_data["image/png"])).size
+    assert still.size == Image.open(io.BytesIO(twin_png)).size and data["image/png"] == twin_png
     assert len(data["image/png"]) < 60_000
     monkeypatch.setenv(RECORD_ENV, "1")
     data, _ = player._repr_mimebundle_()
@@ -510,7 +511,6 @@ def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_th
     assert all(f[1] == alt_text(run, X, y, k) for k, f in enumerate(frames))
     assert Image.open(io.BytesIO(base64.b64decode(frames[0][0]))).size[0] > 100
     assert player.k == 2 and player.lines() == state_lines(run, X, y, 2)
-    twin.close()
     # the still follows the step and a new run (drawn on the first display after it)
     player.k = 5
     assert player.snapshot()[3] == alt_text(run, X, y, 5)

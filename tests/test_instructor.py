@@ -744,9 +744,9 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
 RISE_PLAYER_CODE = (
     "from perceptron_lib import fit_perceptron\n"
     "from perceptron_lib.core import data\n"
-    "from perceptron_lib.player import StepThrough\n"
+    "from perceptron_lib.player import BrowserPlayer\n"
     "X, y = data.separable(30, margin=0.1, seed=1)\n"
-    "player = StepThrough(fit_perceptron(X, y), X, y)\n"
+    "player = BrowserPlayer(fit_perceptron(X, y), X, y)\n"
     "player\n"
 )
 
@@ -806,7 +806,7 @@ def test_browser_rise_deck_renders_and_runs_code(rise_deck):
     # Without the widget manager RISE falls back from the widget view to the next output the player
     # gives: its still picture (image/png), or else its text repr.
     text, pictures = out.inner_text(), out.locator("img").count()
-    assert "StepThrough" in text or pictures > 0, f"the cell ran but showed {text!r} and {pictures} pictures"
+    assert "BrowserPlayer" in text or pictures > 0, f"the cell ran but showed {text!r} and {pictures} pictures"
 
 
 @pytest.mark.browser

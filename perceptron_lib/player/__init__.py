@@ -1,16 +1,16 @@
 """The players: what a student steps through, clicks and edits (ipywidgets and anywidget).
 
-* `stepthrough`: `StepThrough`, which replays a run one state at a time;
-* `switch`: `RunSwitch` (one picture, several runs) and `with_controls` (a lesson's own controls);
-* `live`: `LiveFigure`, a picture redrawn from sliders;
-* `render` (one figure per player: drawn once, blitted, PNG), `events` (`EventPicture`: the kernel-drawn
-  picture, which brings the keys, clicks and drags), `picture` (a live figure's Image, and every picture's
-  size), `readout` (the words, pure), `recording` (the display bundle and the static recording);
-* `panels`: what a player draws (`DataPanel` first, then one module per lesson's need);
-* `browser`: `BrowserPlayer`, the player whose picture is drawn and stepped in the browser (anywidget; the
-  front end's ES modules are in `front/`): the players are moving there (issue #30).
+* `browser`: `BrowserPlayer`, which steps through a run in the browser; `browser_switch`: `BrowserSwitch` (several
+  runs on one view); `browser_controlled`: `BrowserControlled` (a run refitted when a setting changes);
+  `browser_editor`: `BrowserEditor` (the student's own points). Each is an anywidget whose picture is drawn and
+  stepped in the browser (the front end's ES modules are in `front/`; issue #30);
+* `live`: `LiveFigure`, a matplotlib picture redrawn in the kernel from sliders;
+* `render` (a matplotlib scene of a run's panels: the players' stills; the live figures' canvas and PNG),
+  `picture` (a live figure's Image, and every picture's size), `readout` (the words, pure), `recording` (the
+  display bundle: the widget, its text and its still);
+* `panels`: what a player draws (`DataPanel` first, then one module per lesson's need).
 
-The names below are the ones a lesson imports: ``from perceptron_lib.player import StepThrough``.
+The names below are the ones a lesson imports: ``from perceptron_lib.player import BrowserPlayer``.
 """
 
 from .browser import BrowserPlayer
@@ -20,10 +20,8 @@ from .browser_switch import BrowserSwitch
 from .live import LiveFigure
 from .panels.curves import LiftedPanel, LossPanel
 from .panels.data import DataPanel
-from .stepthrough import StepThrough
-from .switch import Controlled, RunSwitch, with_controls
 
 __all__ = [
-    "StepThrough", "RunSwitch", "with_controls", "Controlled", "LiveFigure",
-    "DataPanel", "LossPanel", "LiftedPanel", "BrowserPlayer", "BrowserSwitch", "BrowserControlled", "BrowserEditor",
+    "BrowserPlayer", "BrowserSwitch", "BrowserControlled", "BrowserEditor", "LiveFigure", "DataPanel", "LossPanel",
+    "LiftedPanel",
 ]

@@ -8,7 +8,7 @@ Python computes and sends the run once; the browser draws each frame and steps b
 
 It displays as every player does (`recording.Shown`): the widget, a ``text/plain`` repr, a still PNG of the
 frame it shows first with its alt sentence (drawn once by matplotlib's `render.Scene`, for GitHub, nbviewer and
-the site), and with ``PERCEPTRON_COURSE_RECORD=1`` the self-contained recording of `StepThrough`. Its root
+the site), and with ``PERCEPTRON_COURSE_RECORD=1`` a self-contained recording of the run. Its root
 element has the class ``perceptron-browserplayer``.
 """
 
@@ -72,7 +72,8 @@ def _mode(X) -> str:
         mode = None
     if mode != "lifted":
         raise ValueError(f"BrowserPlayer draws data of 2 features in the plane, or lifted points (x1, x2, x1² + x2²); "
-                         f"got X with {X.shape[1]} features. Use StepThrough for bias-absorbed data.")
+                         f"got X with {X.shape[1]} features (bias absorbed as a column of ones? Fit X without it, "
+                         "with fit_bias=True).")
     return mode
 
 
@@ -119,7 +120,7 @@ def _front_panels(panels) -> list:
     for j, p in enumerate(panels):
         if not isinstance(p, FrontPanel):
             raise TypeError(f"panels[{j}] ({type(p).__name__}) has no front(run, X, y, *, style) method, so the "
-                            "browser cannot draw it; use StepThrough for it, or a panel of panel_specs.FrontPanel.")
+                            "browser cannot draw it; give a panel of panel_specs.FrontPanel.")
     return panels
 
 
@@ -156,16 +157,16 @@ def _interval(value) -> int:
 
 
 class _Still:
-    """The run drawn by matplotlib (`render.Scene` of a `DataPanel` and the player's panels, as `StepThrough` draws
-    them), made on the first display only: the still a notebook keeps and the recording for pages without a kernel
-    (`recording.scene_still` and `recording.scene_recording`, as `StepThrough` makes them)."""
+    """The run drawn by matplotlib (`render.Scene` of a `DataPanel` and the player's panels), made on the first
+    display only: the still a notebook keeps and the recording for pages without a kernel (`recording.scene_still`
+    and `recording.scene_recording`)."""
 
     def __init__(self, run, X, y, *, k, style, readout, alt, panels=()):
         self.run, self.X, self.y, self.style, self.readout, self.alt_fn = run, X, y, style, readout, alt
         self.dpi = float(DENSITY * style.dpi)
         shown = [DataPanel(), *panels]
-        # where the preset's text leaves room for fewer panels (lecture), the main one and the first, as
-        # `StepThrough` shows them before its panel picker is used (the browser draws them all)
+        # where the preset's text leaves room for fewer panels (lecture), the main one and the first (the browser
+        # draws them all)
         self.scene = Scene(shown[: panels_at_once(style)], run, X, y, style=style, dpi=self.dpi)
         self.K, self.k = len(run.history) - 1, k
         self.scene.draw(k)
@@ -239,8 +240,8 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     buttons at step k are a function of ``run`` and ``k`` alone.
 
     Displayed (`recording.ShownWidget`), it gives the widget view, a ``text/plain`` repr, ``image/png``: the still of
-    step ``k`` as `StepThrough` draws it, with its alt sentence in the output's metadata, and with
-    ``PERCEPTRON_COURSE_RECORD=1`` ``text/html``: `StepThrough`'s self-contained recording of the run (`to_html`).
+    step ``k`` drawn by matplotlib (`render.Scene`), with its alt sentence in the output's metadata, and with
+    ``PERCEPTRON_COURSE_RECORD=1`` ``text/html``: a self-contained recording of the run (`to_html`).
     """
 
     _esm = front.source(front.PLAYER_MODULES)
@@ -268,11 +269,11 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         return self._still.at(self.k)
 
     def snapshot(self):
-        """(png, width, height, alt) of step k as `StepThrough` draws it, small, for a stored notebook."""
+        """(png, width, height, alt) of step k drawn by matplotlib, small, for a stored notebook."""
         return self._drawn().snapshot()
 
     def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
-        """The run as a self-contained recording, as `StepThrough.to_html` makes it (the same arguments)."""
+        """The run as a self-contained recording (`recording.scene_recording`)."""
         return self._drawn().to_html(interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames, dpi=dpi,
                                      max_bytes=max_bytes)
 
@@ -280,7 +281,7 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         return self.to_html().data
 
     def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
-        """This player's recording folded under `summary` (as `StepThrough.fallback`)."""
+        """This player's recording folded under `summary`."""
         return fold(summary, self.to_html(**to_html))
 
     # ------------------------------------------------------------------ words

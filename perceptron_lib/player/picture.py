@@ -3,9 +3,7 @@
 `Picture(width, height)` is an ``Image`` shown never wider than `width` nor taller than `height` CSS
 pixels (nor than one view), whose ``tooltip`` holds the picture's alt sentence. ipywidgets writes the
 tooltip into the ``<img title>``, which is the picture's accessible name, but only when the model's
-``description`` is empty, and ``Image`` has no ``description``: this one carries an empty one. A player's
-picture, which takes clicks and keys, is `perceptron_lib.player.events.EventPicture`, sized by the same
-`picture_css`.
+``description`` is empty, and ``Image`` has no ``description``: this one carries an empty one.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """What a player or live figure leaves in a notebook: a still picture, and on request a recording.
 
-Display contract (`Shown._repr_mimebundle_`), shared by `StepThrough`, `RunSwitch`, `Controlled`
-and `LiveFigure`:
+Display contract (`Shown._repr_mimebundle_`), shared by the browser widgets (`ShownWidget`) and `LiveFigure`:
 
 * ``application/vnd.jupyter.widget-view+json``: the live widget (needs a kernel);
 * ``text/plain``: a short repr with no memory address (stable under nbval);
@@ -82,7 +81,7 @@ class Folded:
         self.parts = [p if isinstance(p, tuple) else ("", p) for p in parts]
         for _title, anim in self.parts:
             if not hasattr(anim, "_repr_html_"):
-                raise TypeError(f"fold needs animations from StepThrough.to_html(); got {type(anim).__name__}.")
+                raise TypeError(f"fold needs recordings from a player's to_html(); got {type(anim).__name__}.")
 
     @property
     def nbytes(self) -> int:

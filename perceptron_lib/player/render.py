@@ -1,17 +1,22 @@
-"""The renderer: one matplotlib figure per scene, drawn once, then blitted and encoded as PNG.
+"""The renderer: a run's panels drawn by matplotlib (`Scene`), and the canvas and PNG of the live figures.
 
-Shared by the player (`perceptron_lib.player.StepThrough`) and `perceptron_lib.player.live.LiveFigure`.
+A browser widget (`BrowserPlayer`, `BrowserSwitch`, `BrowserControlled`, `BrowserEditor`) keeps, in its saved
+output, a still PNG of the step it shows, drawn by a `Scene` (`recording.scene_still`); `LiveFigure` redraws its
+figure on a `Canvas` and sends it as `png_frame` at each change of a slider.
 
 A `Scene` is one run's picture: a `Figure` with its own Agg `Canvas` (no pyplot, so no
 figure manager and never the "more than 20 figures" warning), built under a `Style`, with one
 *copy* of each panel drawn on its own axes. The copies hold the scene's artists, so two scenes
-(two runs, or two players) never share a panel's state, and showing a scene again needs no
-saving or restoring of anything.
+never share a panel's state.
 
-Each step restores the cached background, moves the animated artists (the panels' ``update``),
-draws only them and encodes the canvas (`png_frame`). A full draw happens only when a panel asks
-(``redraw``), an artist is new, or an axes limit changed. The layout (constrained) is computed once,
-at the last state, and frozen, so the axes never shift between frames.
+The panel protocol: ``draw(ax, run, X, y) -> moving artists`` once per scene, ``update(k) -> changed artists``
+for step k; optional ``projection`` ("3d"), ``wide`` (a curve along the run: a full-width row under three or more
+panels) and ``redraw`` (set by ``update`` when the static parts changed: the next draw is a full one).
+
+The layout (constrained) is computed once, at the last state, and frozen; the figure drawn then, without the
+moving artists, is the background. Step k restores it, moves the moving artists (the panels' ``update``) and
+draws only them; a full draw happens only when a panel asks (``redraw``), an artist is new, or an axes limit
+changed, and gives the same pixels (tested).
 
 3-D panels are blitted too: before drawing an animated 3-D collection the renderer calls its
 ``do_3d_projection()`` with the projection of the last full draw (the view angle never changes
@@ -39,17 +44,17 @@ except ImportError:  # older matplotlib draws text in C++ (Python 3.10's pins): 
 
 from ..draw import style as _style
 
-__all__ = ["Scene", "Canvas", "png_frame", "css_size", "fit_figsize", "grid", "panels_at_once", "panel_name", "DENSITY",
+__all__ = ["Scene", "Canvas", "png_frame", "small_png", "css_size", "fit_figsize", "grid", "panels_at_once", "DENSITY",
            "MAX_CSS"]
 
-#: Frame pixels per CSS pixel: frames are rendered at twice the style's dpi and shown at the style's
+#: Frame pixels per CSS pixel: pictures are rendered at twice the style's dpi and shown at the style's
 #: size (`css_size`), so they are sharp on a high-density (2x) screen and the same on a 1x one.
 DENSITY = 2
 
-#: The largest picture a player or live figure makes, (width, height) in CSS pixels. A 1440x900
+#: The largest picture a player's still or a live figure makes, (width, height) in CSS pixels. A 1440x900
 #: JupyterLab with its file browser open gives a notebook's outputs about 1008 px of width and one view
-#: about 780 px of height, of which a run switch, the controls and the readout's first line take about
-#: 180: a picture of at most this size is shown at its own size there, with all of those in view.
+#: about 780 px of height, of which the controls and the readout's first line take about 180: a picture of
+#: at most this size is shown at its own size there, with all of those in view.
 MAX_CSS = (1000, 600)
 
 
@@ -77,20 +82,10 @@ def grid(panels, style) -> tuple:
 
 
 def panels_at_once(style) -> int:
-    """How many panels a scene shows at once in a preset: three where three fit `MAX_CSS`'s width with the
-    preset's text (a panel needs about 20 legend lines' height of width), else two: the main panel and
-    one other, which the player's panel picker chooses (the lecture preset)."""
+    """How many panels a player's still shows in a preset: three where three fit `MAX_CSS`'s width with the
+    preset's text (a panel needs about 20 legend lines' height of width), else two: the main panel and the
+    first other (the lecture preset; the browser draws them all)."""
     return 3 if MAX_CSS[0] / 3 >= 20 * style.legend_size * style.dpi / 72 else 2
-
-
-def panel_name(panel) -> str:
-    """A short name for a panel, for the player's panel picker."""
-    for attr in ("name", "label", "ylabel"):
-        v = getattr(panel, attr, None)
-        if isinstance(v, str) and v:
-            return v
-    n = type(panel).__name__
-    return n[:-5] if n.endswith("Panel") and len(n) > 5 else n
 
 
 def fit_figsize(size, style) -> tuple:
@@ -104,7 +99,8 @@ class _GlyphCachingRenderer(RendererAgg):
     """Agg's renderer with a cache of rasterised glyphs.
 
     matplotlib 3.11 rasterises text one glyph at a time in Python (about 0.1 ms a glyph), so the
-    changing title and notes of a frame cost more than its lines and points. A glyph's bitmap depends
+    texts of a live figure cost much of each redraw (1.03-1.32x faster with the cache: lessons 01 and 02's
+    live figures, both presets). A glyph's bitmap depends
     only on the font, size, dpi, angle and the position's fraction of a pixel (FreeType's 1/64): the
     cache keeps it for each of those and moves it by whole pixels, which gives the same pixels
     (tested against the plain renderer). Used only by this module's canvases.
@@ -165,8 +161,8 @@ def png_frame(rgba: np.ndarray, *, level: int = 1) -> bytes:
 
     The canvas's rows are copied as they are (an RGB PNG would first gather three bytes of four,
     which costs more than the smaller deflate saves) and deflated by ISA-L (`isal`), which gives a
-    valid zlib stream of about zlib's size at level 1 six times faster: a 2x frame (3.7 MB of pixels)
-    in about 1 ms, where zlib took 7 (and more than 5 on two threads).
+    valid zlib stream of about zlib's size at level 1 many times faster: a live figure's 2x frame in
+    1-9 ms, where zlib took 38-107 ms (lessons 01 and 05, a busy machine), at each change of a slider.
     """
     rgba = np.asarray(rgba)
     h, w = rgba.shape[:2]
@@ -257,7 +253,7 @@ class Scene:
     Parameters
     ----------
     panels : sequence of panels
-        Configured panels (the protocol of `perceptron_lib.player.stepthrough`); each is copied
+        Configured panels (the protocol above); each is copied
         (``copy.copy``) before it draws, and the copies belong to this scene.
     run, X, y : the run and its data
     style : Style
@@ -297,40 +293,12 @@ class Scene:
         self.bg = self._grab()
         self.limits = limits(self.axes)
         self.k = None
-        self._stale = False
 
     def _animate(self, artists):
         for a in artists or []:
             a.set_animated(True)
             if a not in self.animated:
                 self.animated.append(a)
-
-    def rebind(self, run, X, y, *, view=None) -> None:
-        """Show another run, on the same or other data, on this scene's figure and axes.
-
-        The figure, its canvas and its frozen layout are kept. A panel with ``rebind(run, X, y, view=)``
-        moves the artists it has (the data panel: the points are moving artists, so an edit that keeps
-        the view, ``view="keep"``, costs a blit; ``(xlim, ylim)`` sets the view, None fits it); any
-        other panel is cleared and drawn again on its axes. The next `draw` makes a full draw when a
-        panel was drawn again or a limit changed.
-        """
-        s = self.style
-        self.run, self.X, self.y = run, X, y
-        self.animated = []
-        with mpl.rc_context(s.rc()), _style.context(s):
-            for p, ax in zip(self.panels, self.axes, strict=True):
-                if hasattr(p, "rebind"):
-                    self._animate(p.rebind(run, X, y, view=view))
-                    continue
-                ax.cla()
-                _style.style_axes(ax, s, grid=getattr(p, "projection", None) is None)
-                self._animate(p.draw(ax, run, X, y))
-                self._stale = True  # the static parts changed: the next draw is a full one
-        self.k = None
-
-    def shows(self, run, X, y) -> bool:
-        """True if this scene is the picture of `run` on (X, y)."""
-        return self.run is run and np.array_equal(self.X, X) and np.array_equal(self.y, y)
 
     def _grab(self) -> np.ndarray:
         """A copy of every pixel of the canvas. Not `copy_from_bbox(fig.bbox)`: that region can
@@ -374,36 +342,12 @@ class Scene:
 
     def draw(self, k, *, full=False) -> None:
         """Bring the canvas to step k: blit if possible, full draw when needed."""
-        if self._apply(k) or full or self._stale:
-            self._stale = False
+        if self._apply(k) or full:
             self._full_draw()
         else:
             np.asarray(self.canvas.buffer_rgba())[...] = self.bg
             self._draw_animated()
         self.k = k
 
-    def to_data(self, px, py, *, panel=0):
-        """Data coordinates of the pixel (px, py) of the picture (origin top left, the canvas's own pixels)
-        in panel `panel`'s axes, or None when the pixel is outside those axes."""
-        ax = self.axes[panel]
-        disp = (float(px), self.fig.bbox.height - float(py))
-        if not ax.bbox.contains(*disp):
-            return None
-        return ax.transData.inverted().transform(disp)
-
-    def view(self, *, panel=0):
-        """(xlim, ylim) of panel `panel`'s axes."""
-        ax = self.axes[panel]
-        return tuple(map(float, ax.get_xlim())), tuple(map(float, ax.get_ylim()))
-
-    def to_pixels(self, P, *, panel=0) -> np.ndarray:
-        """Pixels (origin top left) of the points P (n, 2) drawn in panel `panel`'s axes."""
-        d = self.axes[panel].transData.transform(np.asarray(P, dtype=float).reshape(-1, 2))
-        d[:, 1] = self.fig.bbox.height - d[:, 1]
-        return d
-
     def rgba(self) -> np.ndarray:
         return np.asarray(self.canvas.buffer_rgba())
-
-    def png(self) -> bytes:
-        return png_frame(self.rgba())

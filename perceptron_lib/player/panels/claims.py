@@ -1,7 +1,7 @@
 """`ClaimsPanel`: the two claims of the margin bound's proof, plotted along a run.
 
     from perceptron_lib.player.panels.claims import ClaimsPanel
-    player = StepThrough(run, X, y, panels=[ClaimsPanel(u)])
+    player = BrowserPlayer(run, X, y, panels=[ClaimsPanel(u)])
 
 Two views (``show``):
 
@@ -49,7 +49,7 @@ def _caption(k, bound, sep) -> str:
 
 
 class ClaimsPanel:
-    """A panel for `perceptron_lib.player.StepThrough`: the proof's quantities against t.
+    """A panel of the players (`perceptron_lib.player.BrowserPlayer`): the proof's quantities against t.
 
     Parameters
     ----------

@@ -1,8 +1,9 @@
 """`DataPanel`: the player's main panel, the data in the plane with the state at step k.
 
-A panel of the player protocol (`perceptron_lib.player.stepthrough`): ``draw(ax, run, X, y)`` once per scene,
-then ``update(k)``. The player draws a *copy* of the configured panel for each scene, so the
-attributes set here belong to one scene only.
+A panel of the scene protocol (`perceptron_lib.player.render`): ``draw(ax, run, X, y)`` once per scene, then
+``update(k)``: the still a browser player keeps in its saved output. A scene draws a *copy* of the configured
+panel, so the attributes set here belong to one scene only. (In the browser, ``front/scene.js`` draws the same
+picture in SVG from the run's numbers; `view_for` is the view both share.)
 
 Everything drawn stays inside the axes at every k: the view covers the data (and the origin for a
 homogeneous run); the arrows are scaled (1, 1/2, 1/5, 1/10, ...) and anchored on the visible
@@ -138,7 +139,6 @@ class DataPanel:
         ax.set_ylabel("x₂")
         for v, line in ((0, ax.axhline), (0, ax.axvline)):
             line(v, color="#BBBBBB", linewidth=s.thin_width * 0.7, zorder=1)
-        # The points move with the data (an edit by the student), so they are drawn with the moving artists.
         pts = self.points = _plot.draw_points(ax, P, y, legend=False)
         arrows = self.show_arrows and self.mode != "lifted"
         self.room = 0.4 * float(min(xlim[1] - xlim[0], ylim[1] - ylim[0]))  # longest arrow, in data units
@@ -152,12 +152,6 @@ class DataPanel:
         self.update_arrow = _arrows.draw_update_arrow(ax, (0, 0), (0, 0))
         self.mistakes = _plot.mark_mistakes(ax, P, np.zeros(len(P), bool))
         self.ring = _plot.ring_point(ax, None)
-        # the editor's marks (`set_marks`): a keyboard cursor and the selected point
-        self.cursor = _plot.ring_point(ax, None, marker="P", markersize=np.sqrt(s.ring_size) * 0.75,
-                                       markerfacecolor="none", markeredgecolor=_style.CURSOR_MARK_COLOR,
-                                       markeredgewidth=s.ring_width * 0.8, zorder=9, label="_cursor")
-        self.selected = _plot.ring_point(ax, None, marker="s", markeredgecolor=_style.CURSOR_MARK_COLOR,
-                                         linestyle="none", markeredgewidth=s.ring_width, zorder=9, label="_selected")
         # The notes (arrow scale, why no boundary is drawn) sit just above the axes' top right corner, under
         # the caption, where no point or line can run through them; the caption is lifted by the notes' lines.
         # Big lecture text puts each note on its own line: "arrows ×1/5; w = 0: no boundary yet" on one line
@@ -171,7 +165,7 @@ class DataPanel:
         # The scale note moves with the run like the caption: blitted, so a change of scale (frequent
         # when the static animation jumps between sampled steps) costs a text draw, not a full redraw.
         self.moving = [pts.pos, pts.neg, self.prev_line, self.boundary, self.ghost.patch, self.w_arrow.patch,
-                       self.update_arrow.patch, self.mistakes, self.ring, self.cursor, self.selected, ax.title,
+                       self.update_arrow.patch, self.mistakes, self.ring, ax.title,
                        self.scale_text]
         if not arrows:
             for a in (self.ghost, self.w_arrow, self.update_arrow):
@@ -182,31 +176,6 @@ class DataPanel:
             self._legend(ax, pts, s, "wrong side" if run.update_on == "negative" else "mistake")
         self.update(0)
         return self.moving
-
-    def rebind(self, run, X, y, *, view=None):
-        """Show another run on (maybe) other data with the artists already drawn; returns the moving artists.
-
-        ``view="keep"`` keeps the axes' limits (an edit: the points stay under the pointer), a pair
-        ``(xlim, ylim)`` sets them, None fits them to the new data; the renderer redraws the static
-        parts when they changed.
-        """
-        if X.shape[1] != self.X.shape[1]:
-            raise ValueError(f"the panel shows data of {self.X.shape[1]} features; got {X.shape[1]}.")
-        self._bind(run, X, y)
-        for artist, mask in ((self.points.pos, y > 0), (self.points.neg, y <= 0)):
-            artist.set_offsets(self.P[mask] if mask.any() else np.empty((0, 2)))
-        if view != "keep":
-            xlim, ylim = self.view_for(run, self.P) if view is None else view
-            self.ax.set_xlim(*xlim)
-            self.ax.set_ylim(*ylim)
-            self.room = 0.4 * float(min(xlim[1] - xlim[0], ylim[1] - ylim[0]))
-        return self.moving
-
-    def set_marks(self, *, cursor=None, selected=None) -> list:
-        """Show the editor's keyboard cursor and the selected point (data coordinates; None hides)."""
-        _plot.update_ring(self.cursor, cursor)
-        _plot.update_ring(self.selected, selected)
-        return [self.cursor, self.selected]
 
     def _legend(self, ax, pts, s, crossed):
         from matplotlib.lines import Line2D

@@ -2,10 +2,10 @@
 
     best = max_margin_separator(X, y)                       # perceptron_lib.core.margins
     margins = [geometric margin of each state of the run]   # computed with core.margins, k = 0..K
-    player = StepThrough(run, X, y, panels=[MaxMarginPanel(best), CurvesPanel({...})],
-                         readout=MarginReadout(margins, gamma_star=best.gamma, guarantee=g, eta=eta))
+    player = BrowserPlayer(run, X, y, panels=[MaxMarginPanel(best), CurvesPanel({...})],
+                           readout=MarginReadout(margins, gamma_star=best.gamma, guarantee=g, eta=eta))
 
-The panel follows the player's panel protocol (`perceptron_lib.player.stepthrough`); the readout is the
+The panel follows the panel protocols (`panel_specs.FrontPanel`, `render`'s scene); the readout is the
 player's ``readout(run, X, y, k)``. Both draw or print numbers computed elsewhere (`perceptron_lib.core`);
 they compute nothing themselves but the view.
 """

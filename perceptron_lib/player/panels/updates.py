@@ -1,6 +1,6 @@
 """Pictures for lesson 03 (hyperplane updates): epochs, single updates, several runs, digit weights.
 
-* `EpochPanel`: a `StepThrough` panel with the updates made in each epoch (bars) and the examples
+* `EpochPanel`: a player's panel with the updates made in each epoch (bars) and the examples
   misclassified after each epoch (line), both growing as the player steps; `draw_epoch_curves`
   draws the finished picture on any axes.
 * `draw_update`: the state before and after one update, side by side, with the examples the
@@ -8,8 +8,6 @@
 * `draw_final_boundaries`: the final boundaries of several runs over the data.
 * `draw_weight_image`: a weight vector of 64 pixels as an 8x8 image, in a diverging colour map
   centred at 0, with a colorbar.
-
-`with_controls` (a player under a row of controls) lives with the player, in `perceptron_lib.player.switch`.
 
 As everywhere in `perceptron_lib`, the numbers come from the run's history
 (`perceptron_lib.core.analysis`); these functions only draw them.
