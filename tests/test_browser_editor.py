@@ -153,7 +153,7 @@ def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_comp
     X, y = TEN
     editor = BrowserEditor(fit(X, y), X, y, fit=fit, panels=[AnswersPanel(fit)], readout=fit.readout, max_epochs=3,
                            kernel_note="needs Python")
-    assert editor.options["panels"] == [None] and editor.options["kernel_note"] == "needs Python"
+    assert editor.options["panels"] == [AnswersPanel(fit).browser()] and editor.options["fit"] == fit.browser()
     ar = fit_averaged(X, y, epochs=3)
     assert np.allclose(editor.run["panels"][0]["lines"][0]["w"], ar.averages()[0])
     K = editor.run["K"]

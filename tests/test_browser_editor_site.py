@@ -1,11 +1,10 @@
-"""Lessons 04 and 06's editors in the site with no kernel (issue #30 item 4), in Chromium.
+"""Lesson 04's editors in the site with no kernel (issue #30 item 4), in Chromium.
 
-Both lessons built as ``make site`` builds them, opened over file:// with every other request blocked: in 04 a
+The lesson built as ``make site`` builds it, opened over file:// with every other request blocked: in 04 a
 click on the claims editor adds a point and the browser's own run is drawn with its claims panel, the same chart
 title `ClaimsPanel.front` gives for `fit_perceptron` on the page's points, and the readout is the library's words
-for that run (the spec itself is held equal to `ClaimsPanel.front` in tests/test_browser_editor_claims.py); in 06
-a click draws the browser's run, and after a moment the editor says that the answers need a kernel. Nothing is
-fetched. Screenshots go to ``tests/artifacts/editor/``.
+for that run (the spec itself is held equal to `ClaimsPanel.front` in tests/test_browser_editor_claims.py). Nothing
+is fetched (lesson 06's editor: tests/test_browser_answers_site.py). Screenshots go to ``tests/artifacts/editor/``.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ pytestmark = pytest.mark.browser
 @pytest.mark.browser
 def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
     page, out, remote, problems = offline_site(
-        chromium, tmp_path, ("04_margin_bound.ipynb", "06_beyond_separable.ipynb"))
+        chromium, tmp_path, ("04_margin_bound.ipynb",))
     assert open_offline(page, out / "04_margin_bound.html") == "ready"
     editors = page.locator(".perceptron-browsereditor")
     assert editors.count() == 2
@@ -59,17 +58,5 @@ def test_the_site_s_editors_take_points_with_no_kernel(chromium, tmp_path):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     editor.screenshot(path=str(ARTIFACTS / "site-04-editor.png"))
 
-    open_offline(page, out / "06_beyond_separable.html")
-    editor = page.locator(".perceptron-browsereditor").first
-    editor.locator(".pp-picture").scroll_into_view_if_needed()
-    s0 = editor.evaluate(JS_SHOWN)
-    assert s0["run"] == "library" and editor.locator("path.pp-vote").count() == 1
-    page.mouse.click(*_svg_spot(s0))
-    assert editor.evaluate(JS_SHOWN)["run"] == "browser"
-    page.wait_for_function("(el) => !el.querySelector('.pe-kernel-note').hidden", arg=editor.element_handle(),
-                           timeout=5000)
-    assert "need" in editor.locator(".pe-kernel-note").inner_text() or "Python" in editor.locator(
-        ".pe-kernel-note").inner_text()
-    editor.screenshot(path=str(ARTIFACTS / "site-06-editor.png"))
     page.context.close()
     assert remote == [] and problems == [], (remote[:3], problems)

@@ -370,10 +370,12 @@ def step_errors(averaged: AveragedRun, X, y) -> StepErrors:
     The averaged line's score after update k is ``(sum_j c_j s_j(x)) / t_k`` with the weights of
     `vote_counts_at` and ``s_j`` the score of state j; its sign is that of the weighted sum, which is
     counted instead (no division: on data with short binary coordinates, such as multiples of 1/16,
-    every term and sum is exact). The vote is the exception: it is a predictor of labels, not a
-    score, so its error is a label of `voted_predict` (each sgn(0) = -1, a tied vote -1) other than y.
-    A point with a score of exactly 0 is thus an error of a line of either class but only a +1
-    point's error for a one-state vote. Cost: the scores of every state on every point, (K + 1) x n.
+    every term and sum is exact). The sum is exact at 0 as a score is: within ``ZERO_TOL`` of the
+    weighted sum of its scores' sizes it is 0, so a sum that is 0 in exact arithmetic counts the same
+    whatever rounding a machine's products take (thirds, tenths). The vote is the exception: it is a
+    predictor of labels, not a score, so its error is a label of `voted_predict` (each sgn(0) = -1, a
+    tied vote -1) other than y. A point with a score of exactly 0 is thus an error of a line of either
+    class but only a +1 point's error for a one-state vote. Cost: the scores of every state on every point, (K + 1) x n.
 
     Examples
     --------
@@ -390,6 +392,7 @@ def step_errors(averaged: AveragedRun, X, y) -> StepErrors:
     if run.n_samples and run.n_samples != len(y):
         raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(y)} rows: pass its data.")
     S = scores(h.w, h.b, X)  # (K + 1, n), exact at 0
+    sizes = np.linalg.norm(h.w, axis=1)[:, None] * np.linalg.norm(X, axis=1) + np.abs(h.b)[:, None]
     current = is_mistake(S, y, run.update_on).sum(axis=1)
     K = len(h) - 1
     full = np.diff(np.concatenate([[1], averaged.t])).astype(float)  # state j's weight once j + 1 exists
@@ -397,7 +400,8 @@ def step_errors(averaged: AveragedRun, X, y) -> StepErrors:
     # weighted sums over states 0..k-1 (full weights) plus state k once: row k of an exclusive cumulative sum
     before_s = np.vstack([np.zeros((1, S.shape[1])), np.cumsum(full[:, None] * S[:-1], axis=0)])
     before_v = np.vstack([np.zeros((1, S.shape[1])), np.cumsum(full[:, None] * signs[:-1], axis=0)])
-    averaged_err = is_mistake(before_s + S, y, run.update_on).sum(axis=1)
+    before_z = np.vstack([np.zeros((1, S.shape[1])), np.cumsum(full[:, None] * sizes[:-1], axis=0)])
+    averaged_err = is_mistake(before_s + S, y, run.update_on, size=before_z + sizes).sum(axis=1)
     vote_err = (np.where(before_v + signs > 0, 1.0, -1.0) != y).sum(axis=1)  # whole numbers: exact
     best = np.zeros(K + 1, dtype=np.int64)  # the first of the fewest errors among states 0..k
     for k in range(1, K + 1):

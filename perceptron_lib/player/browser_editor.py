@@ -40,8 +40,8 @@ EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class)
 KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
                "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
-EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "lift_boundary.js", "lift_panel.js",
-                  "runspec.js", "editor_ui.js", "editor_pointer.js", "editor_keys.js", "editor.js")
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "answers_fit.js", "lift_boundary.js",
+                  "lift_panel.js", "runspec.js", "editor_ui.js", "editor_pointer.js", "editor_keys.js", "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 
@@ -93,6 +93,16 @@ def _recipe(panel):
     return recipe
 
 
+def _fit_recipe(fit):
+    """What the browser needs to make `fit`'s run itself (its ``browser()``: ``front/runspec.js`` `editorFit`), or
+    None: the browser fits with the editor's settings (`fit_perceptron`'s run)."""
+    recipe = _recipe(fit) if fit is not None else None
+    if recipe is not None and recipe["kind"] != "averaged":
+        raise TypeError(f"fit.browser() must return a recipe of kind 'averaged' (front/runspec.js editorFit) or None; "
+                        f"got {recipe!r}.")
+    return recipe
+
+
 def _as_points(value, max_points=MAX_POINTS):
     """The ``points`` or ``lesson`` trait's [X, y] as arrays, checked by the edit rules; raises TraitError."""
     try:
@@ -127,14 +137,17 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         kernel the editor says so (`kernel_note`).
     readout : callable, optional
         ``readout(run, X, y, k) -> list of str``: the library's run's readout at step k, before the summary lines
-        (default `readout.state_lines`; the browser's own run is worded by ``front/words.js`` as `state_lines`).
+        (default `readout.state_lines`; the browser's own run is worded by ``front/words.js`` as `state_lines`, and
+        with the line of ``front/answers_fit.js`` when the readout's ``browser_kind`` is "answers":
+        `AnswersFit.readout`).
     kernel_note : str, optional
         What the editor says when its browser's run shows without the panels that need Python (default: a
         sentence naming them as "some panels").
     fit : callable, optional
         ``fit(X, y) -> Run``: what Python fits the points with when a kernel runs (default `fit_perceptron` with
-        `settings`). The browser fits with `settings`; a `fit` that computes another run replaces the browser's
-        picture when its run arrives (a lesson that changes its fit sets `settings` too, so that both agree).
+        `settings`). The browser fits with `settings`, or, when `fit` has a ``browser()`` recipe (`AnswersFit`:
+        ``{"kind": "averaged", "epochs": ...}``), makes the same fit itself (``front/answers_fit.js``); a `fit`
+        with neither computes another run, which replaces the browser's picture when it arrives.
     settings : dict, optional
         `fit_perceptron` keywords over the run's: eta, max_epochs, order, rng (an int), w0, b0, fit_bias,
         update_on, margin.
@@ -168,7 +181,9 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         student can undo). Python fits every new value and sets ``run``.
     ``lesson`` (list ``[X, y]``, Python -> browser): where "Start again" goes back to.
     ``settings`` (dict, Python -> browser): the fit's `fit_perceptron` keywords (JSON); a new value refits.
-    ``options`` (dict, Python -> browser, once): ``separator``, ``max_points``, ``hint``.
+    ``options`` (dict, Python -> browser, once): ``separator``, ``max_points``, ``hint``, ``panels`` (each panel's
+        ``browser()`` recipe or None), ``kernel_note``, ``lift``, ``fit`` (`fit`'s recipe or None) and ``readout``
+        (the readout's ``browser_kind`` or None).
     ``k`` (int, both ways), ``interval_ms`` (int, both ways): the step shown and the speed, as `BrowserPlayer`'s;
         the browser may show a step of its own run beyond the library's K for the moment between an edit and
         the library's run.
@@ -197,6 +212,7 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
             raise ValueError(f"BrowserEditor edits points in the plane; got X with {X.shape[1]} features.")
         if fit is not None and not callable(fit):
             raise TypeError(f"fit must be a function fit(X, y) -> Run, or None; got {type(fit).__name__}.")
+        fit_recipe = _fit_recipe(fit)
         start = edits.start(X, y, max_points=max_points)
         self._panels = _front_panels(panels)
         recipes = [_recipe(p) for p in self._panels]
@@ -212,7 +228,8 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
                          interval_ms=int(interval_ms),
                          options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT,
                                   "panels": recipes, "kernel_note": str(kernel_note or KERNEL_NOTE),
-                                  "lift": "bowl" if self._lift is not None else None})
+                                  "lift": "bowl" if self._lift is not None else None, "fit": fit_recipe,
+                                  "readout": getattr(readout, "browser_kind", None)})
         self.observe(self._refit, names=["points", "settings"])
 
     def __repr__(self):

@@ -9,6 +9,7 @@
  * not the words of every step.
  */
 
+import { answersErrors, answersLine, answersSpec, fitAveraged } from "./answers_fit.js";
 import { BROWSER_PANELS } from "./claims.js";
 import { boundaryInView, boundaryNote } from "./lift_boundary.js";
 import { liftedSpec } from "./lift_panel.js";
@@ -42,15 +43,18 @@ export function fitOptions(s) {
 }
 
 /**
- * The run on the points: `fitPerceptron`, or the start state of no update when there are no points
- * (`own_data.empty_run`).
+ * The run on the points: `fitPerceptron`, or with the recipe of an averaged fit (`AnswersFit.browser()`)
+ * `fitAveraged` with its epochs and `fit_averaged`'s defaults, or the start state of no update when there are no
+ * points (`own_data.empty_run`).
  * @param {number[][]} X
  * @param {number[]} y
  * @param {object} settings Python's names
+ * @param {{kind: string, epochs: number} | null} [fit] the editor's fit recipe (`options.fit`)
  * @returns {object}
  */
-export function editorFit(X, y, settings) {
+export function editorFit(X, y, settings, fit = null) {
   const options = fitOptions(settings);
+  if (X.length && fit?.kind === "averaged") return fitAveraged(X, y, {}, fit.epochs);
   if (X.length) return fitPerceptron(X, y, options);
   const w0 = (options.w0 ?? [0, 0]).slice();
   const history = { w: [w0], b: [options.b0], i: [], epoch: [], marginBefore: [], marginAfter: [] };
@@ -131,10 +135,11 @@ export function wrongAt(w, b, X, y, updateOn) {
  * @param {number[][]} X the points as fitted
  * @param {number[]} y
  * @param {{style: object, view: object, separator: string, hint: string, recipes: (object|null)[],
- *   lift: (string|null)}} look the preset's style, the view, the word for what separates, the words the picture's
+ *   lift: (string|null), readout: (string|null)}} look the preset's style, the view, the word for what separates, the words the picture's
  *   name ends with (what a click does), the recipe of each of the editor's panels (null: the browser cannot compute
  *   it; `browserPanels`), and "bowl" when X is lifted (x1, x2, x1² + x2²): then each state's circle in the view
- *   and the data panel's note on it (`liftedSteps`), as Python's `run_trait` sends them
+ *   and the data panel's note on it (`liftedSteps`), as Python's `run_trait` sends them; `readout` "answers" puts
+ *   the four answers' line after each step's headline (`AnswersFit.readout`, for a run of `fitAveraged`)
  * @returns {object}
  */
 export function editorRunSpec(run, X, y, look) {
@@ -145,6 +150,12 @@ export function editorRunSpec(run, X, y, look) {
   const notes = summaryLines(summary, look.separator);
   const mistakes = lazySteps(K + 1, (k) => wrongAt(h.w[k], h.b[k], X, y, updateOn));
   const tail = look.hint ? ` ${look.hint}` : "";
+  const answers = look.readout === "answers" && run.averaged && y.length ? answersErrors(run, X, y) : null;
+  const words = (k) => {
+    const lines = stateLines(run, X, y, k, mistakes[k].length);
+    if (answers) lines.splice(1, 0, answersLine(y.length, k, answers));
+    return lines.concat(notes);
+  };
   return {
     version: RUN_VERSION,
     K,
@@ -159,7 +170,7 @@ export function editorRunSpec(run, X, y, look) {
     update_on: updateOn,
     fit_bias: run.settings.fitBias,
     method: "online",
-    lines: lazySteps(K + 1, (k) => stateLines(run, X, y, k, mistakes[k].length).concat(notes)),
+    lines: lazySteps(K + 1, words),
     alt: lazySteps(K + 1, (k) => altText(run, y.length, k, mistakes[k].length) + tail),
     view: look.view,
     style: look.style,
@@ -172,10 +183,11 @@ export function editorRunSpec(run, X, y, look) {
   };
 }
 
-/** The panels the browser computes for a run of its own, by the kind of their recipe: `claims.js`'s and the lifted
- * view (`lift_panel.js`). */
+/** The panels the browser computes for a run of its own, by the kind of their recipe: `claims.js`'s, the lifted
+ * view (`lift_panel.js`) and lesson 06's four answers (`answers_fit.js`). */
 export const BROWSER_KINDS = {
   ...BROWSER_PANELS,
+  answers: (run, X, y, recipe, style) => answersSpec(run, X, y, recipe, style, { lazySteps, viewFor }),
   lifted: (run, X, y, recipe, style, mistakes) => liftedSpec(run, X, y, recipe, style, mistakes, lazySteps),
 };
 

@@ -16,6 +16,7 @@ elsewhere (`perceptron_lib.core.averaged`); they compute nothing themselves but 
 
 from __future__ import annotations
 
+import matplotlib as mpl
 import numpy as np
 from contourpy import contour_generator  # matplotlib's own contouring (a dependency of matplotlib)
 from matplotlib.lines import Line2D
@@ -37,6 +38,11 @@ POCKET_COLOR = _style.OKABE_ITO["reddish_purple"]  #: the pocket's line (3.6:1 o
 VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3.3:1 on white)
 #: grid points per side on which the vote's boundary is traced (the vote is not a line)
 VOTE_GRID = 121
+#: how far beyond each side of the data panel's view the vote's grid reaches, a share of the view
+VOTE_REACH = 0.25
+#: the answers an editor draws over its current line: (colour, dash, width as a share of the preset's line width)
+_ANSWER_LOOKS = {"averaged": (AVERAGED_COLOR, "-", 1.2), "pocket": (POCKET_COLOR, "-.", 1.0),
+                 "vote": (VOTE_COLOR, ":", 1.3)}
 # each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey
 _CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
                  _style.PREV_BOUNDARY_COLOR)
@@ -249,6 +255,11 @@ class AnswersFit:
         self.epochs = int(epochs)
         self.latest = None
 
+    def browser(self) -> dict:
+        """The recipe with which an editor's browser makes the same fit for points of its own
+        (``front/answers_fit.js`` `fitAveraged`: `fit_averaged` with this many epochs and its defaults)."""
+        return {"kind": "averaged", "epochs": self.epochs}
+
     def __call__(self, X, y):
         ar = fit_averaged(X, y, epochs=self.epochs)
         self.latest = (ar, step_errors(ar, X, y))
@@ -273,6 +284,9 @@ class AnswersFit:
         lines.insert(1, f"Training errors of the {len(y)} points {when}: current line {e['current']}, "
                         f"averaged line {e['averaged']}, pocket (state {pk}) {e['pocket']}, vote {e['vote']}.")
         return lines
+
+    #: what the browser calls this readout: it words its own runs alike (``front/answers_fit.js`` `answersLine`)
+    readout.browser_kind = "answers"
 
 
 class AnswersPanel:
@@ -376,18 +390,25 @@ class AnswersPanel:
                             np.cumsum(full[:, None] * signs[:-1], axis=0)])
         return np.where(before + signs > 0, 1, -1)
 
+    def browser(self) -> dict:
+        """The recipe with which an editor's browser computes `front` for a run of its own (``front/answers_fit.js``
+        `answersSpec`: the same numbers from its own `fit_averaged`, the vote traced on the same grid)."""
+        patterns = {"-": None, "-.": mpl.rcParams["lines.dashdot_pattern"], ":": mpl.rcParams["lines.dotted_pattern"]}
+        return {"kind": "answers", "name": "the four answers", "grid": VOTE_GRID, "reach": VOTE_REACH,
+                "scale_dashes": bool(mpl.rcParams["lines.scale_dashes"]),
+                "looks": {name: [c, None if patterns[d] is None else [float(v) for v in patterns[d]], f]
+                          for name, (c, d, f) in _ANSWER_LOOKS.items()}}
+
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserEditor` (`panel_specs.FrontPanel`): an overlay on the data panel, whose boundary is
         the current line: the averaged line (solid, green), the pocket's line (dash-dotted) and the vote's boundary
         (dotted: its pieces at each step, traced by contourpy on a grid of `VOTE_GRID` points a side over the data
-        panel's view and a quarter of it beyond each side, so that an editor's wider view still shows it); the
-        numbers from `AveragedRun.averages`, `step_errors`' pocket and `votes`. A run the fit did not make (no
-        points) has no answers: the overlay is empty."""
+        panel's view and `VOTE_REACH` of it beyond each side, so that an editor's wider view still shows it, in
+        canonical order: `_canonical_pieces`); the numbers from `AveragedRun.averages`, `step_errors`' pocket and
+        `votes`. A run the fit did not make (no points) has no answers: the overlay is empty."""
         K = len(run.history) - 1
         got = self.fit.answers(run)
-        lw = style.line_width
-        looks = {"averaged": (AVERAGED_COLOR, "-", lw * 1.2), "pocket": (POCKET_COLOR, "-.", lw * 1.0),
-                 "vote": (VOTE_COLOR, ":", lw * 1.3)}
+        looks = {name: (c, d, style.line_width * f) for name, (c, d, f) in _ANSWER_LOOKS.items()}
         legend = [_spec.legend_entry(f"{name} line" if name != "vote" else "vote", color=c, width=w,
                                      dash_=_spec.dash(d, w)) for name, (c, d, w) in looks.items()]
         if got is None or not len(y):
@@ -402,13 +423,30 @@ class AnswersPanel:
         lines = [_spec.overlay_line(W, B, color=ca, width=wa, linestyle=da, cls="pp-averaged"),
                  _spec.overlay_line(h.w[pk], h.b[pk], color=cp, width=wp, linestyle=dp, cls="pp-pocket")]
         xl, yl = DataPanel(mode="plain").view_for(run, np.asarray(X, dtype=float))
-        g = np.linspace(-0.25, 1.25, VOTE_GRID)
+        g = np.linspace(-VOTE_REACH, 1 + VOTE_REACH, VOTE_GRID)
         gx, gy = xl[0] + g * (xl[1] - xl[0]), yl[0] + g * (yl[1] - yl[0])
         mx, my = np.meshgrid(gx, gy)
         labels = self.votes(run, np.c_[mx.ravel(), my.ravel()]).reshape(K + 1, len(gy), len(gx))
-        pieces = [[np.round(np.asarray(p, dtype=float), 5).ravel().tolist()
-                   for p in contour_generator(gx, gy, labels[k].astype(float)).lines(0.0)] for k in range(K + 1)]
+        pieces = [[np.round(p, 5).ravel().tolist()
+                   for p in _canonical_pieces(contour_generator(gx, gy, labels[k].astype(float)).lines(0.0))]
+                  for k in range(K + 1)]
         spec = _spec.overlay("answers", K=K, lines=lines, legend=legend, name="the four answers")
         spec["paths"] = [{"pieces": pieces, "color": cv, "width": float(wv), "dash": _spec.dash(dv, wv),
                           "cls": "pp-vote"}]
         return spec
+
+
+def _canonical_pieces(pieces) -> list:
+    """contourpy's pieces of one level in an order that does not depend on how it scans the grid: each closed piece
+    (its last point its first) starting at its least point by (x, y), the pieces sorted by their first point (x, y).
+    Directions stay (contourpy's: the higher side on the left), and so does every point."""
+    out = []
+    for p in pieces:
+        p = np.asarray(p, dtype=float)
+        if len(p) > 2 and np.array_equal(p[0], p[-1]):
+            ring = p[:-1]
+            first = min(range(len(ring)), key=lambda j: (ring[j, 0], ring[j, 1]))
+            ring = np.roll(ring, -first, axis=0)
+            p = np.vstack([ring, ring[:1]])
+        out.append(p)
+    return sorted(out, key=lambda p: (p[0, 0], p[0, 1]))
