@@ -1,0 +1,407 @@
+"""Step and edit in the course's own pages: JupyterLab with a kernel, and the built site with none; idle and busy.
+
+Issue #30 item 7, measured where a student meets the players (`browser_step.py` and `browser_edit.py` measure the
+same front ends on a blank page with a stand-in model). In headless Chromium, in one run:
+
+1. **JupyterLab, lesson 00** (a copy without outputs, Run All, its kernel running): Step clicks on its first
+   `BrowserPlayer`, each timed inside the page from ``click()`` to the next ``requestAnimationFrame`` (the frame
+   that paints the new SVG is being made) and the one after it (painted); every comm message of each step is
+   counted from JupyterLab's kernel connection (``anyMessage``): those the page sends (the one allowed is the ``k``
+   update) and those it receives (ipywidgets' echo of ``k``).
+2. **JupyterLab, edits with the kernel**: a click on an empty spot of an editor's picture (the pointer events a
+   click makes), timed to the browser's own run painted, then to the library's run drawn (``data-run`` becomes
+   "library": its readout shows the library's numbers) and painted; then Undo (untimed) and its run. The kernel
+   side is timed in the kernel (its ``time.time()``, the same clock as the page's ``timeOrigin + now()``): the
+   comm message in, `fit` (``_fit_run``), the summary (`own_data.summarize`), the words (`readout.all_words`), the
+   rest of the trait (`run_trait`), and the trait's send (serialising and sending ``run``); the page adds when the
+   message left and when the run came in (after JSON parsing). Editors: lesson 00's (10 points), and two made
+   in a scratch notebook on 200 points (separable; no line: a 4,000-update run and a 4 MB trait).
+3. **The built site over file://** (`tools.build_site`, lesson 00, every request outside file: blocked and
+   counted): Step clicks on the same player with no kernel, and edits on lesson 00's editor (its browser's run).
+
+Every part runs idle, then with two ``python -c "while True: pass"`` keeping both cores busy (`busy_cores`); the
+1-minute load average is printed beside each line. Medians; the maximum beside the next frame.
+
+Run from the repository root: ``.venv/bin/python -m benchmarks.browser_course [--clicks 30] [--edits 15]``
+(about four minutes). Needs ``/usr/bin/chromium`` (never ``playwright install``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.browser_step import busy_cores
+from tests.browser_support import (
+    browser_missing_reason,
+    course_lab,
+    launch,
+    offline_site,
+    open_and_run_all,
+    open_offline,
+    wait_kernel_settled,
+)
+
+LESSON = "00_start_here.ipynb"
+SCRATCH = "notebooks/zz_bench_editors.ipynb"
+#: The scratch notebook's cells: two editors of 200 points (`browser_edit.py`'s sets), with the kernel.
+SCRATCH_CELLS = [
+    "import numpy as np\nfrom perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data\n"
+    "from perceptron_lib.player import BrowserEditor\n"
+    "X1, y1 = data.separable(200, margin=0.05, bias=True, seed=1)\n"
+    "rng = np.random.default_rng(5)\nX2 = rng.normal(size=(200, 2))\n"
+    "y2 = np.where(X2[:, 0] + 0.4 * rng.normal(size=200) > 0, 1.0, -1.0)",
+    "BrowserEditor(fit_perceptron(X1, y1), X1, y1)",
+    "BrowserEditor(fit_perceptron(X2, y2), X2, y2)",
+]
+
+#: Counts every comm message on the notebook's kernel connection (JupyterLab's ``anyMessage``), with the page's
+#: epoch time in ms (``timeOrigin + now()``) and the state keys it carries.
+JS_WATCH = """() => {
+  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  if (window.__benchKernel === k) return;
+  window.__benchKernel = k;
+  window.__benchMsgs = [];
+  k.anyMessage.connect((_, {msg, direction}) => {
+    if (msg.header.msg_type !== 'comm_msg') return;
+    const d = msg.content.data || {};
+    window.__benchMsgs.push({dir: direction, t: performance.timeOrigin + performance.now(), method: d.method,
+                             keys: Object.keys(d.state || {}).sort()});
+  });
+}"""
+
+#: Runs `code` in the notebook's kernel; resolves with its printed text.
+JS_EXECUTE = """async (code) => {
+  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  const f = k.requestExecute({code, silent: false, store_history: false});
+  let out = '';
+  f.onIOPub = (m) => {
+    if (m.header.msg_type === 'stream') out += m.content.text;
+    if (m.header.msg_type === 'error') out += `ERROR ${m.content.ename}: ${m.content.evalue}`;
+  };
+  await f.done;
+  return out;
+}"""
+
+#: The kernel's stopwatch on every BrowserEditor: each comm message in (`recv`, `done`: epoch s), and inside it the
+#: fit, the summary, the words, the trait and `_fitted` as a whole ((start, end) pairs). Installed once per widget.
+KERNEL_WATCH = """
+import time as _bench_time
+import warnings as _bench_warnings
+from ipywidgets import Widget as _BenchWidget
+import perceptron_lib.player.browser_editor as _bench_be
+if not hasattr(_bench_be, "_bench_log"):
+    _bench_be._bench_log, _bench_be._bench_now = [], [{}]
+    def _bench_timed(name, f):
+        def timed(*a, **kw):
+            t = _bench_time.time()
+            r = f(*a, **kw)
+            _bench_be._bench_now[0].setdefault(name, (t, _bench_time.time()))
+            return r
+        return timed
+    for _name in ("all_words", "run_trait", "summarize"):
+        setattr(_bench_be, _name, _bench_timed(_name, getattr(_bench_be, _name)))
+with _bench_warnings.catch_warnings():
+    _bench_warnings.simplefilter("ignore", DeprecationWarning)  # _active_widgets: the widgets of this kernel
+    _bench_editors = [w for w in _BenchWidget._active_widgets.values() if isinstance(w, _bench_be.BrowserEditor)]
+for _w in _bench_editors:
+    if not getattr(_w, "_bench", False):
+        _w._bench = True
+        def _on_msg(msg, handle=_w._handle_msg, w=_w):
+            rec = {"recv": _bench_time.time(), "keys": sorted(msg["content"]["data"].get("state", {}))}
+            _bench_be._bench_now[0] = rec
+            handle(msg)
+            rec["done"], rec["K"] = _bench_time.time(), w.run["K"]
+            _bench_be._bench_log.append(rec)
+        _w.comm.on_msg(_on_msg)
+        _w._fit_run = _bench_timed("fit", _w._fit_run)
+        _w._fitted = _bench_timed("fitted", _w._fitted)
+"""
+KERNEL_READ = "import json as _bench_json\nprint(_bench_json.dumps(_bench_be._bench_log))\n_bench_be._bench_log.clear()"
+
+#: `n` Step clicks on the player in `el` (Reset, untimed, at the end of the run). Per click: ms to the next frame and
+#: to the one after (painted), whether the k box moved on, and the comm messages of the step (150 ms after it).
+JS_STEPS = """async ([el, n]) => {
+  const button = (name) => [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const box = el.querySelector('input[type=number]');
+  const out = {handler: [], first: [], painted: [], moved: [], sent: [], other: [], received: []};
+  for (let j = 0; j < n; j++) {
+    if (button('Step').disabled) { button('Reset').click(); await sleep(300); }
+    await frame(); await frame();
+    const m0 = (window.__benchMsgs || []).length;
+    const before = box.value;
+    const t0 = performance.now();
+    button('Step').click();
+    out.handler.push(performance.now() - t0);
+    out.first.push(await frame() - t0);
+    out.painted.push(await frame() - t0);
+    out.moved.push(Number(box.value) === Number(before) + 1);
+    await sleep(150);
+    const these = (window.__benchMsgs || []).slice(m0);
+    const sent = these.filter((m) => m.dir === 'send');
+    out.sent.push(sent.length);
+    out.other.push(sent.filter((m) => m.method !== 'update' || m.keys.join() !== 'k').length);
+    out.received.push(these.length - sent.length);
+  }
+  return out;
+}"""
+
+#: An empty spot of the editor's plot (page px): of a grid over the plot, the one furthest from every marker.
+JS_SPOT = """(el) => {
+  const plot = el.querySelector('.pp-axes rect').getBoundingClientRect();
+  const centres = [...el.querySelectorAll('path.pp-point')].map((e) => { const r = e.getBoundingClientRect();
+    return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; });
+  let best = null;
+  for (let fx = 0.1; fx < 0.95; fx += 0.05) for (let fy = 0.1; fy < 0.95; fy += 0.05) {
+    const p = [plot.left + fx * plot.width, plot.top + fy * plot.height];
+    const d = Math.min(...centres.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
+    if (best === null || d > best[0]) best = [d, p];
+  }
+  return best[1];
+}"""
+
+#: One edit of the editor in `el` at `spot`, then its Undo. Times in epoch ms (the kernel's clock): the click, the
+#: handler done (the browser's run drawn), its frame painted, the points' message sent, the library's run received
+#: and drawn (data-run "library") and painted; `library` is false with no kernel (or none within 20 s).
+JS_EDIT = """async ([el, spot, kernel]) => {
+  const now = () => performance.timeOrigin + performance.now();
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(now())));
+  const root = el.matches('.perceptron-browsereditor') ? el : el.querySelector('.perceptron-browsereditor');
+  const library = () => new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      if (root.dataset.run === 'library') { obs.disconnect(); resolve(now()); }
+    });
+    obs.observe(root, {attributes: true, attributeFilter: ['data-run']});
+    setTimeout(() => { obs.disconnect(); resolve(null); }, 20000);
+  });
+  const pointer = (type) => new PointerEvent(type, {clientX: spot[0], clientY: spot[1], bubbles: true, button: 0,
+                                                  pointerId: 1, isPrimary: true});
+  const count = () => root.querySelectorAll('path.pp-point').length;
+  await frame(); await frame();
+  const n0 = count();
+  const m0 = (window.__benchMsgs || []).length;
+  const lib = kernel ? library() : null;
+  const target = document.elementFromPoint(spot[0], spot[1]);
+  const t = {click: now()};
+  target.dispatchEvent(pointer('pointerdown'));
+  target.dispatchEvent(pointer('pointerup'));
+  t.handler = now();
+  t.browser_first = await frame();
+  t.browser_painted = await frame();
+  t.added = count() === n0 + 1;
+  if (kernel) {
+    t.library = await lib;
+    if (t.library !== null) { await frame(); t.library_painted = await frame(); }
+    const these = (window.__benchMsgs || []).slice(m0);
+    const sent = these.find((m) => m.dir === 'send' && m.keys.includes('points'));
+    const got = these.find((m) => m.dir === 'recv' && m.keys.includes('run'));
+    t.sent = sent ? sent.t : null;
+    t.received = got ? got.t : null;
+  }
+  const back = kernel ? library() : null;
+  [...root.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Undo').click();
+  if (kernel) await back;
+  await frame();
+  t.undone = count() === n0;
+  return t;
+}"""
+
+
+def median(values) -> float:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else float("nan")
+
+
+def load_avg() -> str:
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def under(load: str):
+    """The context of a load: nothing for "idle", `busy_cores` for "busy"."""
+    return busy_cores(2) if load == "busy" else _Nothing()
+
+
+class _Nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def steps(page, locator, clicks: int, load: str, where: str) -> dict:
+    locator.scroll_into_view_if_needed()
+    handle = locator.element_handle()
+    page.evaluate(JS_STEPS, [handle, 3])  # warm-up
+    with under(load):
+        la = load_avg()
+        r = page.evaluate(JS_STEPS, [handle, clicks])
+    assert all(r["moved"]), f"{where}: a Step click did not move k on by one"
+    return {"where": where, "load": load, "load_avg": la, "handler": median(r["handler"]),
+            "first": median(r["first"]), "first_max": max(r["first"]),
+            "painted": median(r["painted"]), "sent": statistics.mean(r["sent"]), "other": sum(r["other"]),
+            "received": statistics.mean(r["received"])}
+
+
+def print_steps(rows: list) -> None:
+    print("\nStep click to painted frame (ms, medians; the click is made just after a frame starts, so 16.7 at the "
+          "next frame means no frame missed). Messages per step: sent by the page / other than the k update / "
+          "received")
+    print("| where | load | load avg | click handler (draws the frame) | to the next frame (max) | to the frame after "
+          "(painted) | messages per step |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        msgs = "no kernel" if r["sent"] is None else f"{r['sent']:.1f} / {r['other']} / {r['received']:.1f}"
+        print(f"| {r['where']} | {r['load']} | {r['load_avg']} | {r['handler']:.2f} | {r['first']:.1f} "
+              f"({r['first_max']:.1f}) | "
+              f"{r['painted']:.1f} | {msgs} |")
+
+
+def edits(page, locator, n: int, load: str, where: str, *, kernel: bool, path: str | None = None) -> dict:
+    locator.locator(".pp-picture").scroll_into_view_if_needed()
+    handle = locator.element_handle()
+    spot = page.evaluate(JS_SPOT, handle)
+    out = []
+    with under(load):
+        la = load_avg()
+        for j in range(n + 1):
+            t = page.evaluate(JS_EDIT, [handle, spot, kernel])
+            assert t["added"] and t["undone"], f"{where}: a click did not add a point, or Undo did not remove it"
+            if kernel:
+                wait_kernel_settled(page, path, quiet_ms=100)
+            if j:  # the first is a warm-up
+                out.append(t)
+    kernel_log = json.loads(page.evaluate(JS_EXECUTE, KERNEL_READ) or "[]") if kernel else []
+    return {"where": where, "load": load, "load_avg": la, "edits": out, "kernel": kernel_log}
+
+
+def _split(r: dict) -> dict:
+    """Medians (ms) of each part of an edit: page times (epoch ms) matched to the kernel's records (epoch s)."""
+    parts = {name: [] for name in ("handler", "browser_painted", "library", "library_painted", "to_kernel", "fit",
+                                   "summary", "words", "trait", "fitted", "send", "to_page", "front", "K")}
+    recs = [k for k in r["kernel"] if "points" in k["keys"]]
+    for t in r["edits"]:
+        c = t["click"]
+        parts["handler"].append(t["handler"] - c)
+        parts["browser_painted"].append(t["browser_painted"] - c)
+        if t.get("library") is None:
+            continue
+        parts["library"].append(t["library"] - c)
+        parts["library_painted"].append(t["library_painted"] - c)
+        rec = min(recs, key=lambda k: abs(k["recv"] * 1e3 - (t["sent"] or c)), default=None)
+        if rec is None or t["sent"] is None or t["received"] is None:
+            continue
+        ms = {name: (rec[name][1] - rec[name][0]) * 1e3 for name in ("fit", "summarize", "all_words", "run_trait",
+                                                                     "fitted") if name in rec}
+        parts["K"].append(rec.get("K"))
+        parts["to_kernel"].append(rec["recv"] * 1e3 - t["sent"])
+        parts["fit"].append(ms.get("fit"))
+        parts["summary"].append(ms.get("summarize"))
+        parts["words"].append(ms.get("all_words"))
+        parts["trait"].append(ms.get("run_trait"))
+        parts["fitted"].append(ms.get("fitted"))
+        parts["send"].append(rec["done"] * 1e3 - rec["fitted"][1] * 1e3)
+        parts["to_page"].append(t["received"] - rec["done"] * 1e3)
+        parts["front"].append(t["library"] - t["received"])
+    return {name: median(v) for name, v in parts.items()}
+
+
+def print_edits(rows: list) -> None:
+    print("\nAn edit (a click adding a point) to the new run painted (ms, medians). With a kernel: to the library's "
+          "run drawn (its readout) and painted, and where the time went: page -> kernel (from the points' message "
+          "sent), in the kernel the fit, the summary, the words (all_words), the trait (run_trait), _fitted in all, "
+          "the trait's send, kernel -> page (until the run is parsed), the front end drawing it")
+    print("| editor | load | load avg | K after the edit | browser's run painted (handler) | library's run drawn / "
+          "painted | to kernel | fit | summary | words | trait | _fitted | send | to page | front |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        s = _split(r)
+        lib = f"{s['library']:.1f} / {s['library_painted']:.1f}" if s["library"] == s["library"] else "no kernel"
+        rest = " | ".join(f"{s[k]:.1f}" if s[k] == s[k] else "-" for k in
+                          ("to_kernel", "fit", "summary", "words", "trait", "fitted", "send", "to_page", "front"))
+        K = f"{s['K']:.0f}" if s["K"] == s["K"] else "-"
+        print(f"| {r['where']} | {r['load']} | {r['load_avg']} | {K} | {s['browser_painted']:.1f} "
+              f"({s['handler']:.1f}) | {lib} | {rest} |")
+
+
+def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list) -> None:
+    with course_lab(tmp / "lab") as server:
+        (server.root_dir / SCRATCH).write_text(json.dumps({
+            "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
+                      for s in SCRATCH_CELLS],
+            "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                        "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}))
+        page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        path = f"notebooks/{LESSON}"
+        open_and_run_all(page, server, path)
+        wait_kernel_settled(page, path)
+        page.evaluate(JS_WATCH)
+        page.evaluate(JS_EXECUTE, KERNEL_WATCH)
+        player = page.locator(".perceptron-browserplayer").first
+        editor = page.locator(".perceptron-browsereditor").first
+        for load in ("idle", "busy"):
+            step_rows.append(steps(page, player, clicks, load, "JupyterLab, lesson 00, kernel running"))
+            edit_rows.append(edits(page, editor, n_edits, load, "JupyterLab, lesson 00 (10 points)", kernel=True,
+                                   path=path))
+        page.close()
+        server.shutdown_kernels()
+        page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+        open_and_run_all(page, server, SCRATCH)
+        wait_kernel_settled(page, SCRATCH)
+        page.evaluate(JS_WATCH)
+        page.evaluate(JS_EXECUTE, KERNEL_WATCH)
+        for j, name in enumerate(("200 separable points", "200 points, no line")):
+            K = page.evaluate(JS_EXECUTE, f"print(_bench_editors[{j}].run['K'])").strip()
+            for load in ("idle", "busy"):
+                edit_rows.append(edits(page, page.locator(".perceptron-browsereditor").nth(j), n_edits, load,
+                                       f"JupyterLab, {name} (K = {K})", kernel=True, path=SCRATCH))
+        page.close()
+        server.shutdown_kernels()
+
+
+def in_site(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list) -> None:
+    page, out, remote, problems = offline_site(browser, tmp / "site", (LESSON,))
+    assert open_offline(page, out / LESSON.replace(".ipynb", ".html")) == "ready"
+    for load in ("idle", "busy"):
+        row = steps(page, page.locator(".perceptron-browserplayer").first, clicks, load, "site over file://, lesson 00")
+        row["sent"] = None
+        step_rows.append(row)
+        edit_rows.append(edits(page, page.locator(".perceptron-browsereditor").first, n_edits, load,
+                               "site over file://, lesson 00 (10 points)", kernel=False))
+    page.context.close()
+    assert remote == [] and problems == [], (remote[:3], problems[:3])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clicks", type=int, default=30, help="timed Step clicks per place and load (default 30)")
+    parser.add_argument("--edits", type=int, default=15, help="timed edits per editor and load (default 15)")
+    args = parser.parse_args(argv)
+    missing = browser_missing_reason()
+    if missing:
+        print(f"cannot run: {missing}", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    step_rows, edit_rows = [], []
+    with tempfile.TemporaryDirectory(prefix="bench-course-") as tmp, sync_playwright() as pw:
+        browser = launch(pw)
+        (Path(tmp) / "site").mkdir()
+        in_site(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
+        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
+        browser.close()
+    print_steps(step_rows)
+    print_edits(edit_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
