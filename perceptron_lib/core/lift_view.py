@@ -161,12 +161,22 @@ def _inside(P, B) -> np.ndarray:
     return np.all((P >= B[:, 0]) & (P <= B[:, 1]), axis=-1)
 
 
+def _point_inside(p, bounds) -> bool:
+    """`_inside` of one point ``(x, y, z)`` (numpy scalars), with `bounds` the box as ((lo, hi), ...) floats."""
+    return all(lo <= v <= hi for v, (lo, hi) in zip(p, bounds, strict=True))
+
+
 def _edge_of_box(curve, t_in, t_out, B) -> float:
     """The parameter where `curve` leaves the box between t_in (inside) and t_out (outside): bisection, the inside
-    end kept, so the point is in the box and within about 1e-15 of the curve's parameter range of its face."""
+    end kept, so the point is in the box and within about 1e-15 of the curve's parameter range of its face.
+
+    Each step evaluates the curve at one numpy scalar (the curve then gives a point's three coordinates, `_rows`):
+    the same ufuncs on the same number as on a one-element array, so the same bits, without an array per step."""
+    bounds = B.tolist()
+    t_in, t_out = np.float64(t_in), np.float64(t_out)
     for _ in range(60):
         mid = (t_in + t_out) / 2
-        if _inside(curve(np.array([mid]))[0], B):
+        if _point_inside(curve(mid), bounds):
             t_in = mid
         else:
             t_out = mid
@@ -192,14 +202,20 @@ def _pieces_in_box(curve, t, B) -> list:
     return [curve(np.array(piece)) for piece in pieces if len(piece) >= 2]
 
 
+def _rows(x, y, z):
+    """Points as rows (x, y, z) of an array, from the coordinates at an array of parameters; at one parameter (a
+    numpy scalar) the point as a tuple of its three coordinates."""
+    return np.column_stack([x, y, z]) if np.ndim(x) else (x, y, z)
+
+
 def _ring(a, *, r):
     """The bowl's circle of radius r at the angles a."""
-    return np.column_stack([r * np.cos(a), r * np.sin(a), np.full(np.shape(a), r * r)])
+    return _rows(r * np.cos(a), r * np.sin(a), np.full(np.shape(a), r * r))
 
 
 def _spoke(s, *, a):
     """The bowl's line up its side at the angle a, at the radii s."""
-    return np.column_stack([s * np.cos(a), s * np.sin(a), s * s])
+    return _rows(s * np.cos(a), s * np.sin(a), s * s)
 
 
 def bowl_mesh(box, *, rings=6, spokes=24, samples=96) -> list:
@@ -231,13 +247,13 @@ def bowl_mesh(box, *, rings=6, spokes=24, samples=96) -> list:
 def _on_circle(t, *, c, r):
     """The lifted points of the circle of centre c and radius r at the angles t."""
     x, y = c[0] + r * np.cos(t), c[1] + r * np.sin(t)
-    return np.column_stack([x, y, x * x + y * y])
+    return _rows(x, y, x * x + y * y)
 
 
 def _on_line(t, *, p0, d):
     """The lifted points of the line p0 + t d."""
     x, y = p0[0] + t * d[0], p0[1] + t * d[1]
-    return np.column_stack([x, y, x * x + y * y])
+    return _rows(x, y, x * x + y * y)
 
 
 def bowl_section(w, b, box, *, samples=64) -> list:
