@@ -475,21 +475,17 @@ def test_python_refuses_a_k_outside_the_run_after_it_is_made():
     assert player.k == 1
 
 
-def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_the_recording(monkeypatch):
-    """The display contract (`recording.Shown`): the widget view, a repr without an address, a small PNG of the
-    step shown first as matplotlib draws it (`render.Scene`: the same size and alt sentence), and with
-    PERCEPTRON_COURSE_RECORD=1 the self-contained recording whose frames hold the library's words."""
-    import base64
+def test_it_displays_as_every_player_does_a_still_with_its_alt():
+    """The display contract (`recording.Shown`): the widget view, a repr without an address, and a small PNG of the
+    step shown first as matplotlib draws it (`render.Scene`: the same size and alt sentence); no recording."""
     import io
 
     from PIL import Image
 
-    from perceptron_lib.player.recording import RECORD_ENV
     from tests.drawn import Drawn
 
     run, X, y, _ = RUNS["00 ten points"]
     player = BrowserPlayer(run, X, y, k=2)
-    monkeypatch.delenv(RECORD_ENV, raising=False)
     data, meta = player._repr_mimebundle_()
     assert set(data) == {"application/vnd.jupyter.widget-view+json", "text/plain", "image/png"}
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == player.model_id
@@ -502,14 +498,6 @@ def test_it_displays_as_every_player_does_a_still_with_its_alt_and_on_request_th
     still = Image.open(io.BytesIO(data["image/png"]))
     assert still.size == Image.open(io.BytesIO(twin_png)).size and data["image/png"] == twin_png
     assert len(data["image/png"]) < 60_000
-    monkeypatch.setenv(RECORD_ENV, "1")
-    data, _ = player._repr_mimebundle_()
-    page = data["text/html"]
-    assert page.startswith('<div class="perceptron-recording"') and "http" not in page
-    frames = json.loads(re.search(r'<script type="application/json">(.*?)</script>', page, re.S)[1])
-    assert len(frames) == len(run.history) and frames[-1][2] == "\n".join(state_lines(run, X, y, len(frames) - 1))
-    assert all(f[1] == alt_text(run, X, y, k) for k, f in enumerate(frames))
-    assert Image.open(io.BytesIO(base64.b64decode(frames[0][0]))).size[0] > 100
     assert player.k == 2 and player.lines() == state_lines(run, X, y, 2)
     # the still follows the step and a new run (drawn on the first display after it)
     player.k = 5

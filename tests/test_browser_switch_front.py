@@ -214,8 +214,7 @@ def test_python_follows_the_choice_and_refuses_a_k_past_the_chosen_run():
                            "showing < 0 (θ = 0)>"
     png, width, height, alt = switch.snapshot()
     assert png[:4] == b"\x89PNG" and alt == switch.alt and width > 300
-    folded = switch.to_html(summary="No kernel?", max_frames=3)
-    assert [t for t, _a in folded.parts] == switch.labels and switch.value == "< 0 (θ = 0)"
+    assert switch.value == "< 0 (θ = 0)"
 
 
 def test_shared_panels_share_a_charts_axes_but_leave_a_map_its_own_box():

@@ -6,11 +6,11 @@ Fast checks (no browser):
 * every cell of every notebook has a valid ``metadata.slideshow.slide_type``; the first code
   cell (the imports, the style switch and the seed) is ``skip``; each lesson makes a deck of
   several slides;
-* the exports choose each output by nbconvert's priority (tools/course_export.py): a player's
-  recording when its kernel recorded one, else its picture with its alt text, never the live
-  widget; links between lessons point at the pages; the speaker notes are in the deck only;
-* the kernel of a re-run export gets the preset and the recording switch in its environment,
-  and the exporting process's own environment is left as it was;
+* the exports choose each output by nbconvert's priority (tools/course_export.py): an output's
+  HTML when it has one, else its picture with its alt text, never a widget view that cannot run in
+  the page; links between lessons point at the pages; the speaker notes are in the deck only;
+* the kernel of a re-run export gets the preset in its environment, and the exporting process's own
+  environment is left as it was;
 * the site and the decks, built into a pytest tmp folder from the saved outputs, have the right
   files, no http(s) script or stylesheet, no widget view or widget state, the course map in
   order, and stay under 20 MB.
@@ -115,18 +115,17 @@ PNG_1PX = (
 )
 PLAYER_ALT = "A fake player's picture: three points and a line."
 
-#: What a course player displays (issue 12's contract), without ipywidgets: widget view,
-#: text/plain, its picture as PNG with alt text, and its recording only when the kernel records.
+#: A widget's display (issue 12's contract), without ipywidgets: widget view, text/plain, its picture as PNG
+#: with alt text, and an HTML form that says which preset its kernel ran in.
 FAKE_PLAYER_CODE = f'''import os
 
 
 class FakePlayer:
     def _repr_mimebundle_(self, **kwargs):
         data = {{"{ce.WIDGET_VIEW}": {{"model_id": "m1", "version_major": 2, "version_minor": 0}},
-                "text/plain": "<StepThrough: fake>", "image/png": "{PNG_1PX}"}}
-        if os.environ.get("{ce.RECORD_ENV}") == "1":
-            style = os.environ.get("COURSE_STYLE", "none")
-            data["text/html"] = f'<div class="fake-recording" data-style="{{style}}">recorded</div>'
+                "text/plain": "<BrowserPlayer: fake>", "image/png": "{PNG_1PX}"}}
+        style = os.environ.get("COURSE_STYLE", "none")
+        data["text/html"] = f'<div class="fake-recording" data-style="{{style}}">recorded</div>'
         return data, {{"image/png": {{"width": 1, "height": 1, "alt": "{PLAYER_ALT}"}}}}
 
 
@@ -136,7 +135,7 @@ FakePlayer()
 
 def _player_output(recording: bool):
     data = {ce.WIDGET_VIEW: {"model_id": "m1", "version_major": 2, "version_minor": 0},
-            "text/plain": "<StepThrough: fake>", "image/png": PNG_1PX}  # fmt: skip
+            "text/plain": "<BrowserPlayer: fake>", "image/png": PNG_1PX}  # fmt: skip
     if recording:
         data["text/html"] = '<div class="fake-recording">recorded</div>'
     meta = {"image/png": {"width": 1, "height": 1, "alt": PLAYER_ALT}}
@@ -179,7 +178,7 @@ def test_export_shows_the_recording_when_there_is_one_else_the_picture_with_its_
     assert "fake-recording" in first and PNG_1PX not in first, "the recorded player shows its recording"
     assert "fake-recording" not in second and PNG_1PX in second, "the other player shows its picture"
     assert f'alt="{PLAYER_ALT}"' in second.replace("&#39;", "'")
-    assert ce.WIDGET_VIEW not in html and "&lt;StepThrough" not in html
+    assert ce.WIDGET_VIEW not in html and "&lt;BrowserPlayer" not in html
 
 
 def test_course_links_point_at_the_pages():
@@ -294,7 +293,7 @@ def test_site_pages_link_to_pages_and_every_picture_has_its_alt(site):
         assert f'href="{p.stem}.html"' in start, f"00_start_here links to {p.stem}.ipynb, not to its page"
     for page in sorted(out.rglob("*.html")):
         html = page.read_text()
-        assert "&lt;StepThrough" not in html and "<StepThrough" not in html
+        assert "&lt;BrowserPlayer" not in html and "<BrowserPlayer" not in html
         assert ce.WIDGET_VIEW not in html and "widget-state" not in html, page.name
         assert "No description has been provided" not in html, page.name
         assert not _imgs_without_alt(html), (page.name, _imgs_without_alt(html)[:3])
@@ -320,10 +319,9 @@ def test_slides_have_one_deck_per_lesson_and_are_offline(slides):
     assert ".slides.html" in glossary and ".ipynb" not in glossary
 
 
-def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path, monkeypatch):
-    """The kernel of a re-run export has PERCEPTRON_COURSE_RECORD=1 and the preset in its own
-    environment (this process's stays as it was); the page shows the recording."""
-    monkeypatch.delenv(ce.RECORD_ENV, raising=False)
+def test_exports_rerun_in_the_preset_and_leave_this_process_alone(tmp_path, monkeypatch):
+    """The kernel of a re-run export has the preset in its own environment (this process's stays as it was);
+    the page shows the output that kernel made."""
     monkeypatch.delenv("COURSE_STYLE", raising=False)
     before = dict(os.environ)
     folder = _fake_lesson(tmp_path / "nb")
@@ -332,7 +330,7 @@ def test_exports_rerun_with_recording_on_and_show_the_recording(tmp_path, monkey
     assert lecture["warnings"] == [], lecture["warnings"]
     deck = lecture["decks"][0]["path"].read_text()
     assert 'class="fake-recording" data-style="lecture"' in deck
-    assert PNG_1PX not in deck and "&lt;StepThrough" not in deck and ce.WIDGET_VIEW not in deck
+    assert PNG_1PX not in deck and "&lt;BrowserPlayer" not in deck and ce.WIDGET_VIEW not in deck
     assert "widget-state" not in deck, "the fake player is no widget: nothing is live, the page keeps no state"
     site = build_site.build(tmp_path / "site", folder, style="notebook")
     page = (site["out"] / "00_fake.html").read_text()

@@ -404,11 +404,12 @@ def test_the_drawn_players_have_no_serious_axe_violation(chromium, builds):
 
 
 def test_two_recordings_of_one_run_get_their_own_ids_and_drive_themselves():
-    """Lesson 05 shows one run twice: the same frames give the same id, and the second recording's buttons
-    drove the first. The export gives the second its own id, in its element and its script."""
-    from perceptron_lib.player.recording import recording_page
-
-    html = recording_page([(PNG_1PX, "frame 0", "update 0"), (PNG_1PX, "frame 1", "update 1")])
+    """Two recordings of one run share an id (a hash of their frames), and the second's buttons drove the first.
+    The export gives the second its own id, in its element and its script."""
+    rec_id = "rec-0123456789ab"
+    html = (f'<div class="perceptron-recording" id="{rec_id}"><img src="data:image/png;base64,{PNG_1PX}">'
+            f'<script>var r = document.getElementById({json.dumps(rec_id)}); if (r.id !== {json.dumps(rec_id)}) {{}}'
+            "</script></div>")
     first = re.search(r'id="(rec-[0-9a-f]{12})"', html).group(1)
     outputs = [nbformat.v4.new_output("display_data", data={"text/html": html}) for _ in range(3)]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("p", outputs=[o]) for o in outputs])

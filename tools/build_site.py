@@ -1,10 +1,10 @@
 """Build the static, offline course site: ``make site`` runs ``python -m tools.build_site``.
 
 The site is an index page (the course map: the lessons in order, with their time and their
-solutions) and one page per notebook, exported with nbconvert: every figure, each player that runs
-in the browser (an anywidget player: BrowserPlayer, the browser editors) live, stepping in the page
-from the widget state the re-run stored, and each kernel-side player's recording where it stood
-(nbconvert's output priority, see course_export; tools/widget_embed.py). It needs no kernel and
+solutions) and one page per notebook, exported with nbconvert: every figure, each player, switch and
+editor live (anywidget widgets), stepping in the page from the widget state the re-run stored, and each
+live figure's picture with its alt text (nbconvert's output priority, see course_export;
+tools/widget_embed.py). It needs no kernel and
 nothing from the network: MathJax is copied next to the pages from the PyPI package
 django-static-mathjax, the widget front end into ``widgets/`` from its npm packages (pinned, checked
 against their integrity), and the build fails if any page still loads a script, stylesheet or image
@@ -21,8 +21,8 @@ Layout of the output folder::
                                     (each distinct one once): only when a page has a live player
 
 ``--style notebook`` (what ``make site`` uses) re-runs each notebook in a fresh kernel first
-(``COURSE_STYLE=notebook``, ``PERCEPTRON_COURSE_RECORD=1``, the widget state stored), so each
-browser player is live and each kernel-side player and live figure shows its recording; ``--style
+(``COURSE_STYLE=notebook``, the widget state stored), so each browser player is live and each live
+figure shows its picture; ``--style
 lecture`` does the same in the projector preset; ``--style saved`` (fastest, no kernel, no widget
 state) exports the saved outputs, where each player shows its saved picture. A
 notebook that fails to re-run is exported from its saved outputs, with a WARNING line that names
@@ -178,8 +178,8 @@ ones before it.</p>
 </ol>
 {words}
 <p class="note">This is the offline copy of the course: every figure is here, and the players step right
-in the page: press their buttons, or the arrow keys while the pointer is on a picture. (A player that
-needs Python to step is a recorded run, stepped the same way.) It needs no internet and no Python. To
+in the page: press their buttons, or the arrow keys while the pointer is on a picture. (A figure moved by
+sliders needs Python: here it shows its picture.) It needs no internet and no Python. To
 change the code and run it, open the notebooks with <code>make lab</code>.</p>
 </body>
 </html>

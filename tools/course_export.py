@@ -1,22 +1,21 @@
 """What `make slides` and `make site` share: finding the notebooks, re-running them in a kernel
-that records, the page links, copying reveal.js and MathJax next to the pages, and checking for
+of the chosen preset, the page links, copying reveal.js and MathJax next to the pages, and checking for
 CDN links.
 
 The notebooks are exported from their *stored* outputs (they are saved executed, see
 tests/README.md), so an export needs no kernel and takes a second or two per notebook. With
 ``style`` "lecture" or "notebook" a notebook is first re-run in a fresh kernel (`execute`) whose
-environment has ``COURSE_STYLE`` (the figure preset) and ``PERCEPTRON_COURSE_RECORD=1``.
+environment has ``COURSE_STYLE`` (the figure preset).
 
 What a page without a kernel shows for an output is nbconvert's own choice, by `OUTPUT_PRIORITY`
-(its ``display_data_priority``): a player, switch or live figure displays (perceptron_lib's
-display contract, ARCHITECTURE.md) its widget view, ``text/plain``, ``image/png`` (its picture,
-with ``{"image/png": {"width", "height", "alt"}}`` in the output's metadata) and, in a recording
-kernel, a self-contained ``text/html`` recording. The re-run stores the widget state (nbclient's
-``store_widget_state``), and `widget_embed.LiveWidgets` keeps the widget view only where the widget
-runs in the page with no kernel (an anywidget player: tools/widget_embed.py); the priority puts that
-view first, so such a player is live in the page. Elsewhere the view goes, and the page shows the
-recording when the kernel made one, else the picture with its alt text. The recordings are made at
-export time only: the lessons store none.
+(its ``display_data_priority``): a player, switch, editor or live figure displays (perceptron_lib's
+display contract, ARCHITECTURE.md) its widget view, ``text/plain`` and ``image/png`` (its picture,
+with ``{"image/png": {"width", "height", "alt"}}`` in the output's metadata). The re-run stores the
+widget state (nbclient's ``store_widget_state``), and `widget_embed.LiveWidgets` keeps the widget view
+only where the widget runs in the page with no kernel (an anywidget player: tools/widget_embed.py); the
+priority puts that view first, so such a player is live in the page, its picture shown until it is drawn.
+Elsewhere (a live figure, whose sliders need Python) the view goes, and the page shows the picture with
+its alt text.
 
 `CourseLinks` is the preprocessor that points links between notebooks
 (``01_loss_geometry.ipynb``) at the exported pages. The speaker notes are written by the deck's
@@ -47,15 +46,12 @@ LESSON_GLOB = "[0-9][0-9]_*.ipynb"
 SOLUTION_GLOB = "solutions/[0-9][0-9]_*.ipynb"
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-#: Set in the kernels the exports run: a player then adds its recording to its display (issue 12).
-RECORD_ENV = "PERCEPTRON_COURSE_RECORD"
 #: Cell metadata key holding the instructor's notes for the slide of that cell (a list of markdown).
 NOTES_KEY = "speaker_notes"
 
 #: nbconvert's ``display_data_priority`` for the pages: the widget view first (`widget_embed.LiveWidgets`
 #: leaves it only on widgets that run in the page), then its HTML default without JavaScript (which nothing
-#: of the course displays), so any other player shows its recording (text/html) when the kernel recorded
-#: one, else its picture (image/png, with its alt).
+#: of the course displays), so any other widget shows its picture (image/png, with its alt).
 OUTPUT_PRIORITY = [WIDGET_VIEW, "text/html", "text/markdown", "image/svg+xml", "text/latex", "image/png",
                    "image/jpeg", "text/plain"]  # fmt: skip
 #: A link target to a course notebook in markdown or HTML: (prefix)(name).ipynb(#anchor)
@@ -138,7 +134,7 @@ def rerun(nb, path: Path, style: str, warnings: list[str]):
     if style == "saved":
         return nb
     try:
-        return execute(nb, path, env={"COURSE_STYLE": style, RECORD_ENV: "1"})
+        return execute(nb, path, env={"COURSE_STYLE": style})
     except Exception as err:  # noqa: BLE001 (nbclient raises several kinds; all mean "could not re-run")
         first = next((line for line in str(err).splitlines() if "Error" in line), type(err).__name__)
         msg = f"{Path(path).name}: re-running it failed ({first.strip()[:160]}); exported its saved outputs"
@@ -188,8 +184,8 @@ class CourseLinks(Preprocessor):
 class UniqueRecordingIds(Preprocessor):
     """Give each recording of a page its own element id.
 
-    A recording's id is a hash of its frames (perceptron_lib.player.recording.recording_page), so two
-    recordings of the same run on one page share it (lesson 05 shows one run twice). The second and later get
+    A recording's id is a hash of its frames, so two recordings of the same run on one page share it. (The
+    players no longer make recordings: they are live in the pages.) The second and later get
     ``-2``, ``-3``...: every occurrence of the id in that output changes, its script's too, so each recording
     still drives itself.
     """

@@ -7,10 +7,10 @@ How a page gets its live players
   notebook's metadata then holds every widget's state, an anywidget's module (``_esm``) among it.
 * `LiveWidgets` (an nbconvert preprocessor) decides, output by output, what a page shows for a widget view:
   the live widget when everything it is made of runs in the browser (`runs_in_page`: an anywidget model, with
-  only layout, style, box and text models around it), else what a page showed before (the recording, or the
-  still picture with its alt text): a kernel-side player's buttons would do nothing without its kernel. A live
-  widget's output keeps its still picture, which the page shows until the widget is drawn (and for ever if
-  scripts are off), and loses its recording. The state keeps only the models of the live widgets; a page with
+  only layout, style, box and text models around it), else what a page showed before (its HTML form if it has
+  one, else its still picture with its alt text): a live figure's sliders would do nothing without its kernel.
+  A live widget's output keeps its still picture, which the page shows until the widget is drawn (and for ever
+  if scripts are off), and loses any HTML form. The state keeps only the models of the live widgets; a page with
   none has no state and loads no widget script.
 * An anywidget stores its module's text in each widget's state. `LiveWidgets` takes every ``_esm`` and
   ``_css`` out of the state and stores each distinct text once for the whole site, as a classic script in
@@ -302,7 +302,7 @@ class LiveWidgets(Preprocessor):
     """Show live the widget views that run in a page (`runs_in_page`); the others as the page showed them.
 
     For a live view the output keeps its widget view, its ``text/plain`` and its still picture, and loses its
-    recording (``text/html``); for any other the widget view goes. The notebook's widget state keeps only the
+    HTML form (``text/html``); for any other the widget view goes. The notebook's widget state keeps only the
     live views' models, each anywidget's module stored once (`share`); with no live view it goes.
     ``resources["course_widgets"]`` gets ``modules`` ({hash: text}), ``views`` (the number of live views) and
     ``state_bytes`` (the state's size in the page).
@@ -379,7 +379,7 @@ def install(out_dir: Path, pages: dict, cache: Path | None = None) -> dict:
 def describe(costs: dict) -> list[str]:
     """The lines a build prints about its live widgets' costs."""
     if not costs["views"]:
-        return ["live widgets: none (every player is a recording or a picture)"]
+        return ["live widgets: none (every player shows its picture)"]
     lines = [f"live widgets: {costs['views']} in {len(costs['pages'])} pages; once per folder the front end "
              f"{costs['front'] / 1e6:.2f} MB and the shared modules {costs['modules'] / 1e3:.0f} kB"]
     for page, c in costs["pages"].items():

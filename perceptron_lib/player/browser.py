@@ -8,8 +8,7 @@ Python computes and sends the run once; the browser draws each frame and steps b
 
 It displays as every player does (`recording.Shown`): the widget, a ``text/plain`` repr, a still PNG of the
 frame it shows first with its alt sentence (drawn once by matplotlib's `render.Scene`, for GitHub, nbviewer and
-the site), and with ``PERCEPTRON_COURSE_RECORD=1`` a self-contained recording of the run. Its root
-element has the class ``perceptron-browserplayer``.
+the site, and for pages read with scripts off). Its root element has the class ``perceptron-browserplayer``.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from .panel_specs import FrontPanel
 from .panels.data import DataPanel
 from .picture import LECTURE_TEXT_PX
 from .readout import all_words, alt_text, plural, state_lines
-from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold, scene_recording, scene_still
+from .recording import ShownWidget, scene_still
 from .render import DENSITY, Scene, panels_at_once
 
 __all__ = ["BrowserPlayer", "RUN_VERSION", "PANEL_PX", "CHART_PX", "run_trait"]
@@ -158,8 +157,7 @@ def _interval(value) -> int:
 
 class _Still:
     """The run drawn by matplotlib (`render.Scene` of a `DataPanel` and the player's panels), made on the first
-    display only: the still a notebook keeps and the recording for pages without a kernel (`recording.scene_still`
-    and `recording.scene_recording`)."""
+    display only: the still a notebook keeps (`recording.scene_still`)."""
 
     def __init__(self, run, X, y, *, k, style, readout, alt, panels=()):
         self.run, self.X, self.y, self.style, self.readout, self.alt_fn = run, X, y, style, readout, alt
@@ -184,11 +182,6 @@ class _Still:
 
     def snapshot(self):
         return scene_still(self.scene, self.style, self.words(self.k)[0])
-
-    def to_html(self, *, interval_ms, max_frames=40, dpi=72, max_bytes=2_000_000):
-        return scene_recording(self.scene, self.K, self.words, back_to=self.k, dpi=dpi, scene_dpi=self.dpi,
-                               interval_ms=interval_ms, max_frames=max_frames, max_bytes=max_bytes)
-
 
 class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     """Step through a perceptron run in the browser: controls, the data panel drawn in SVG, and the readout.
@@ -240,8 +233,7 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     buttons at step k are a function of ``run`` and ``k`` alone.
 
     Displayed (`recording.ShownWidget`), it gives the widget view, a ``text/plain`` repr, ``image/png``: the still of
-    step ``k`` drawn by matplotlib (`render.Scene`), with its alt sentence in the output's metadata, and with
-    ``PERCEPTRON_COURSE_RECORD=1`` ``text/html``: a self-contained recording of the run (`to_html`).
+    step ``k`` drawn by matplotlib (`render.Scene`), with its alt sentence in the output's metadata.
     """
 
     _esm = front.source(front.PLAYER_MODULES)
@@ -271,18 +263,6 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
     def snapshot(self):
         """(png, width, height, alt) of step k drawn by matplotlib, small, for a stored notebook."""
         return self._drawn().snapshot()
-
-    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
-        """The run as a self-contained recording (`recording.scene_recording`)."""
-        return self._drawn().to_html(interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames, dpi=dpi,
-                                     max_bytes=max_bytes)
-
-    def recording(self) -> str:
-        return self.to_html().data
-
-    def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
-        """This player's recording folded under `summary`."""
-        return fold(summary, self.to_html(**to_html))
 
     # ------------------------------------------------------------------ words
     def lines(self, k=None) -> list:

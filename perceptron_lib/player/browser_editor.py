@@ -29,7 +29,7 @@ from . import front
 from .browser import RUN_VERSION, _front_panels, _lifted_boundaries, _Still, run_trait
 from .panels.data import DataPanel
 from .readout import all_words, alt_text, plural, state_lines
-from .recording import NO_KERNEL_SUMMARY, ShownWidget, fold
+from .recording import ShownWidget
 
 __all__ = ["BrowserEditor", "EDIT_HINT", "KERNEL_NOTE", "EDITOR_MODULES", "editor_source"]
 
@@ -40,8 +40,9 @@ EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class)
 KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
                "the browser's own run of your points.")
 #: The editor's own modules, joined after the player's (``front/``).
-EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "answers_fit.js", "lift_boundary.js",
-                  "lift_panel.js", "runspec.js", "editor_ui.js", "editor_pointer.js", "editor_keys.js", "editor.js")
+EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "answers_vote.js", "answers_fit.js",
+                  "lift_boundary.js", "lift_panel.js", "runspec.js", "editor_ui.js", "editor_pointer.js",
+                  "editor_keys.js", "editor.js")
 #: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
 SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
 
@@ -362,22 +363,8 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         return self._still.at(min(self.k, self._still.K))
 
     def snapshot(self):
-        """(png, width, height, alt) of the step shown, as `StepThrough` draws it, small, for a stored notebook."""
+        """(png, width, height, alt) of the step shown, drawn by matplotlib, small, for a stored notebook."""
         return self._drawn().snapshot()
-
-    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
-        """The library's run as a self-contained recording (as `BrowserPlayer.to_html`)."""
-        return self._drawn().to_html(interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames,
-                                     dpi=dpi, max_bytes=max_bytes)
-
-    def recording(self) -> str:
-        note = ('<p class="perceptron-edit-note">The run on the lesson\'s points replays here; to place your own '
-                "points, open the lesson in JupyterLab (<code>make lab</code>).</p>")
-        return note + self.to_html().data
-
-    def fallback(self, summary: str = NO_KERNEL_SUMMARY, **to_html):
-        """The recording folded under `summary` (as `BrowserPlayer.fallback`)."""
-        return fold(summary, self.to_html(**to_html))
 
     @property
     def alt(self) -> str:

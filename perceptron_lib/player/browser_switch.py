@@ -4,8 +4,8 @@
     switch = BrowserSwitch({"≤ 0": run_a, "< 0": run_b}, X, y, description="rule")
 
 Both draw and step through ``front/player.js`` (`mountPlayer`), as `BrowserPlayer` does, and display as every
-player does (`recording.ShownWidget`: the widget, a text repr, a still PNG with its alt sentence, and with
-``PERCEPTRON_COURSE_RECORD=1`` recordings); what they share is here (`switch_module`, `PlayerShown`).
+player does (`recording.ShownWidget`: the widget, a text repr, a still PNG with its alt sentence); what they share
+is here (`switch_module`, `PlayerShown`).
 
 The switch sends every run once, each in the format of `browser.run_trait`, all on one view of the data (and one
 value range per curve panel that can share one: ``span`` and ``share``), so switching never rescales the axes.
@@ -28,7 +28,7 @@ from . import front
 from .browser import run_trait
 from .panels.data import DataPanel
 from .readout import alt_text, state_lines
-from .recording import ShownWidget, fold, scene_recording, scene_still
+from .recording import ShownWidget, scene_still
 from .render import DENSITY, Scene, panels_at_once
 
 __all__ = ["BrowserSwitch", "PlayerShown", "module_order", "shared_view", "switch_module"]
@@ -106,8 +106,8 @@ def shared_panels(traits) -> list:
 
 def _still(run, X, y, *, k, style, panels, readout, alt):
     """The run drawn by matplotlib (`render.Scene`) at step k, and its words at each k: what the notebook keeps (a
-    still) and what a page without a kernel replays (a recording). Where the preset's text leaves room for fewer
-    panels (lecture), the main one and the first, as `BrowserPlayer`'s still (the browser draws them all)."""
+    still). Where the preset's text leaves room for fewer panels (lecture), the main one and the first, as
+    `BrowserPlayer`'s still (the browser draws them all)."""
     dpi = float(DENSITY * style.dpi)
     scene = Scene([DataPanel(), *panels][: panels_at_once(style)], run, X, y, style=style, dpi=dpi)
     scene.draw(k)
@@ -119,7 +119,7 @@ def _still(run, X, y, *, k, style, panels, readout, alt):
 
 
 class PlayerShown(ShownWidget):
-    """What the two players share: the still, the recording, the words of the run on show, and ``k``'s check."""
+    """What the two players share: the still, the words of the run on show, and ``k``'s check."""
 
     _k_max = 0
 
@@ -139,17 +139,6 @@ class PlayerShown(ShownWidget):
         """(png, width, height, alt) of the step on show, drawn by matplotlib, small, for a stored notebook."""
         scene, _dpi, words = self._drawn()
         return scene_still(scene, self._style, words(self.k)[0])
-
-    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None):
-        """The run on show as a self-contained recording (`recording.scene_recording`)."""
-        scene, scene_dpi, words = self._drawn()
-        K = len(self._shown_run()[0].history) - 1
-        return scene_recording(scene, K, words, back_to=self.k, dpi=dpi, scene_dpi=scene_dpi,
-                               interval_ms=int(interval_ms or self.interval_ms), max_frames=max_frames,
-                               max_bytes=max_bytes)
-
-    def recording(self) -> str:
-        return self.to_html().data
 
     def lines(self, k=None) -> list:
         """The readout at step k of the run on show (default: the step shown), the headline first."""
@@ -295,19 +284,3 @@ class BrowserSwitch(PlayerShown, anywidget.AnyWidget):
             raise traitlets.TraitError(f"choice must be the index of a run, 0..{len(self.runs) - 1}; got {j}.")
         self._k_max = self.runs[j]["K"]
         return j
-
-    def to_html(self, max_frames=40, dpi=72, *, max_bytes=2_000_000, interval_ms=None, summary=None):
-        """Each run's recording, titled by its label, folded under `summary` (None: the run on show only, as a
-        player's recording)."""
-        if summary is None:
-            return super().to_html(max_frames, dpi, max_bytes=max_bytes, interval_ms=interval_ms)
-        choice, k = self.choice, self.k
-        parts = []
-        try:
-            for label in self.labels:
-                self.select(label)
-                parts.append((label, super().to_html(max_frames, dpi, max_bytes=max_bytes, interval_ms=interval_ms)))
-        finally:
-            with self.hold_sync(), self.hold_trait_notifications():
-                self.choice, self.k = choice, k
-        return fold(summary, *parts)

@@ -6,7 +6,6 @@ a small still PNG with alt text (the readout's first line, or `alt` when given).
 
 from __future__ import annotations
 
-import base64
 import html as _html
 import re
 
@@ -176,13 +175,6 @@ class LiveFigure(Shown):
         w, h = css_size(self.fig, self._style)
         rgba = np.asarray(self.canvas.buffer_rgba())
         return small_png(rgba, scale=w / rgba.shape[1]), w, h, self.alt
-
-    def recording(self) -> str:
-        """The still picture as HTML with its alt text (a live figure has no run to record)."""
-        png, w, h, alt = self.snapshot()
-        data = base64.b64encode(png).decode("ascii")
-        return (f'<img class="perceptron-livefigure-still" width="{w}" height="{h}" style="max-width:100%;height:auto" '
-                f'alt="{_html.escape(alt)}" src="data:image/png;base64,{data}">')
 
     def __repr__(self):
         names = ", ".join(self._controls) or "no controls"
