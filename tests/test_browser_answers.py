@@ -204,3 +204,34 @@ def test_the_lessons_editor_with_no_kernel_shows_the_three_answers_of_its_own_po
     assert got["lines"] == fit2.readout(run, X, y, k) + summary_lines(summarize(X, y, run))
     assert got["lines"][1].startswith(f"Training errors of the 7 points after update {k}:")
     assert state_lines(run, X, y, k)[0] == got["lines"][0]
+
+
+def test_the_browsers_vote_on_a_lattice_is_the_librarys_at_every_step(page):
+    """Integer and third points and a grid of halves: many grid points lie on a state's line, exactly (integers) or
+    to rounding (thirds), where the vote's labels rest on the meaning of zero; the browser's labels (`voteLabels`,
+    a row at a time) are `AnswersPanel.votes` at every step."""
+    rng = np.random.default_rng(12)
+    gx = np.arange(-6.0, 6.5, 0.5)
+    gy = np.arange(-5.0, 5.5, 0.5)
+    mx, my = np.meshgrid(gx, gy)
+    grid = np.c_[mx.ravel(), my.ravel()]
+    cases, wants, exact_zeros = [], [], 0
+    for j in range(24):
+        n = int(rng.integers(3, 14))
+        X = rng.integers(-3, 4, size=(n, 2)) / (3.0 if j % 2 else 1.0)
+        y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+        fit, run = _fitted(X, y, epochs=int(rng.integers(1, 6)), update_on=RULES[j % 3], order="cyclic", rng=0,
+                           fit_bias=j % 4 != 3)
+        wants.append(AnswersPanel(fit).votes(run, grid).tolist())
+        h = run.history
+        exact_zeros += int(np.sum(h.w @ grid.T + h.b[:, None] == 0))
+        cases.append({"w": h.w.tolist(), "b": h.b.tolist(), "t": fit.latest[0].t.tolist()})
+    haves = json.loads(page.evaluate("""([cases, gx, gy]) => JSON.stringify(cases.map((c) => {
+        const labels = front.voteLabels({w: c.w, b: c.b}, c.t, front.gridOf(gx, gy));
+        const order = [...c.w.keys()].reverse();  // backwards first: from the checkpoints, then forwards
+        const out = [];
+        for (const k of order) out[k] = [...labels(k)];
+        return out; }))""", [cases, gx.tolist(), gy.tolist()]))
+    for j, (have, want) in enumerate(zip(haves, wants, strict=True)):
+        assert have == want, f"set {j}"
+    assert exact_zeros > 100, exact_zeros  # scores of exactly 0 on the grid were met

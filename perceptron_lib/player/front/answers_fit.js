@@ -5,13 +5,12 @@
  *
  * The numbers are the library's: the averaged line just after each update (`AveragedRun.averages`), the pocket
  * among states 0..k (`step_errors`: the first of the fewest training errors), and the vote of states 0..k weighted
- * by the examples each survived (`vote_counts_at`), traced on the same grid as Python traces it. Every score is
- * exact at 0 as `perceptron.scores` makes it (`isZero`, sgn(0) = -1, a tied vote -1). The vote's boundary is
- * traced by marching squares with contourpy's conventions (each crossing at its edge's midpoint, the +1 side on a
- * piece's left, a saddle cell keeping its two +1 corners apart) and its pieces put in the canonical order Python
- * puts contourpy's in (`averaged._canonical_pieces`). A Chromium test holds all of it equal to Python's.
+ * by the examples each survived (`vote_counts_at`), traced on the same grid as Python traces it (`answers_vote.js`).
+ * Every score is exact at 0 as `perceptron.scores` makes it (`isZero`, sgn(0) = -1, a tied vote -1). A Chromium
+ * test holds all of it equal to Python's.
  */
 
+import { gridOf, levelPieces, voteLabels } from "./answers_vote.js";
 import { pcg64, permutation } from "./numpy_random.js";
 import { checkPoints, dot, fitSettings, isMistake, isZero, norm, step, updateMargins } from "./perceptron.js";
 
@@ -81,11 +80,12 @@ export function averagedLines(h, t) {
  * @param {number[]} w
  * @param {number} b
  * @param {number[]} x
+ * @param {number} size |w| |x| + |b|
  * @returns {number}
  */
-function exactScore(w, b, x) {
+function exactScore(w, b, x, size) {
   const s = dot(x, w) + b;
-  return isZero(s, norm(w) * norm(x) + Math.abs(b)) ? 0 : s;
+  return isZero(s, size) ? 0 : s;
 }
 
 /**
@@ -122,16 +122,36 @@ function stateCounts(S, Z, y, rule, sums, weight) {
  * @returns {{current: number[], averaged: number[], pocket: number[], vote: number[], pocketK: number[]}}
  */
 export function answersErrors(run, X, y) {
+  const kept = ERRORS_OF.get(run);
+  if (kept?.X === X && kept.y === y) return kept.errors;
+  const errors = countErrors(run, X, y);
+  ERRORS_OF.set(run, { X, y, errors });
+  return errors;
+}
+
+/** The counts of each run made so far on its points (the spec and the readout both read them). */
+const ERRORS_OF = new WeakMap();
+
+/**
+ * `answersErrors`, counted.
+ * @param {object} run
+ * @param {number[][]} X
+ * @param {number[]} y
+ * @returns {object}
+ */
+function countErrors(run, X, y) {
   const h = run.history;
   const t = run.averaged.t;
   const out = { current: [], averaged: [], pocket: [], vote: [], pocketK: [] };
   const [n, sums] = [y.length, {}];
   for (const name of ["sumS", "sumV", "sumZ"]) sums[name] = new Float64Array(n);
+  const lengths = X.map(norm);
   let best = 0;
   for (let k = 0; k < h.w.length; k++) {
-    const S = X.map((x) => exactScore(h.w[k], h.b[k], x));
+    const [w, b, nw] = [h.w[k], h.b[k], norm(h.w[k])];
+    const Z = lengths.map((nx) => nw * nx + Math.abs(b)); // each score's size, |w| |x| + |b|
+    const S = X.map((x, i) => exactScore(w, b, x, Z[i]));
     const weight = k < t.length ? t[k] - (k ? t[k - 1] : 1) : 0; // examples before the next update
-    const Z = X.map((x) => norm(h.w[k]) * norm(x) + Math.abs(h.b[k]));
     const [current, averaged, vote] = stateCounts(S, Z, y, run.settings.updateOn, sums, weight);
     out.current.push(current);
     if (current < out.current[best]) best = k; // the first of the fewest: a later state must have fewer
@@ -165,131 +185,6 @@ function round5(v) {
 function gridLine(start, stop, num) {
   const step = (stop - start) / (num - 1);
   return Array.from({ length: num }, (_, i) => (i === num - 1 ? stop : i * step + start));
-}
-
-/**
- * The grid's cells cut by the level: for each edge where a piece enters a cell, the edge where it leaves (-1: none),
- * with the +1 side on its left; a saddle cell keeps its two +1 corners apart (its middle, 0, is not above the level).
- * Horizontal edges (i, j)-(i + 1, j) are numbered first, j (nx - 1) + i, then vertical ones (i, j)-(i, j + 1).
- * @param {number} nx
- * @param {number} ny
- * @param {Int8Array} z
- * @returns {Int32Array}
- */
-function levelSteps(nx, ny, z) {
-  const H = ny * (nx - 1);
-  const next = new Int32Array(H + nx * (ny - 1)).fill(-1);
-  for (let j = 0; j < ny - 1; j++) {
-    for (let i = 0; i < nx - 1; i++) {
-      const c = [j * nx + i, j * nx + i + 1, (j + 1) * nx + i + 1, (j + 1) * nx + i].map((q) => z[q] > 0);
-      if (c.every((v) => v === c[0])) continue;
-      cellSteps(c, [j * (nx - 1) + i, H + j * nx + i + 1, (j + 1) * (nx - 1) + i, H + j * nx + i], next);
-    }
-  }
-  return next;
-}
-
-/**
- * One cell's steps: each edge that goes, counter-clockwise, from a + corner to a - corner leads to the nearest edge
- * before it that goes from - to + (so a saddle's two + corners are cut off apart).
- * @param {boolean[]} c the corners above the level, counter-clockwise from (i, j)
- * @param {number[]} e the edges' numbers: bottom, right, top, left
- * @param {Int32Array} next changed in place
- */
-function cellSteps(c, e, next) {
-  for (let k = 0; k < 4; k++) {
-    if (!c[k] || c[(k + 1) % 4]) continue;
-    let m = (k + 3) % 4;
-    while (c[m]) m = (m + 3) % 4;
-    next[e[k]] = e[m];
-  }
-}
-
-/**
- * The pieces of the level 0 of labels ±1 on a grid, as contourpy's `lines(0.0)` gives them (each crossing at its
- * edge's midpoint, the +1 side on the left, closed pieces ending where they start), in canonical order: each
- * closed piece from its least point by (x, y), the pieces sorted by their first point.
- * @param {number[]} gx the grid's x, nx of them
- * @param {number[]} gy its y, ny
- * @param {Int8Array} z labels, row j of nx values at gy[j]
- * @returns {number[][][]} pieces of points [x, y]
- */
-export function levelPieces(gx, gy, z) {
-  const [nx, ny] = [gx.length, gy.length];
-  const H = ny * (nx - 1);
-  const next = levelSteps(nx, ny, z);
-  const entered = new Uint8Array(next.length);
-  for (const q of next) if (q !== -1) entered[q] = 1;
-  const at = (q) => {
-    if (q < H) return [0.5 * gx[q % (nx - 1)] + 0.5 * gx[(q % (nx - 1)) + 1], gy[Math.floor(q / (nx - 1))]];
-    const [i, j] = [(q - H) % nx, Math.floor((q - H) / nx)];
-    return [gx[i], 0.5 * gy[j] + 0.5 * gy[j + 1]];
-  };
-  const follow = (q0) => {
-    const piece = [];
-    for (let q = q0; q !== -1; ) {
-      piece.push(at(q));
-      const after = next[q];
-      next[q] = -1;
-      q = after;
-    }
-    return piece;
-  };
-  const pieces = [];
-  for (let q = 0; q < next.length; q++) if (next[q] !== -1 && !entered[q]) pieces.push(follow(q));
-  for (let q = 0; q < next.length; q++) {
-    if (next[q] === -1) continue;
-    const ring = follow(q).slice(0, -1); // back at q (whose step is gone: it ends there), once round
-    const first = ring.reduce((a, p, j) => (byPlace(p, ring[a]) < 0 ? j : a), 0);
-    const turned = ring.slice(first).concat(ring.slice(0, first));
-    pieces.push(turned.concat([turned[0]]));
-  }
-  return pieces.sort((a, b) => byPlace(a[0], b[0]));
-}
-
-/**
- * The order of points by x, then y.
- * @param {number[]} p
- * @param {number[]} q
- * @returns {number}
- */
-function byPlace(p, q) {
-  return p[0] - q[0] || p[1] - q[1];
-}
-
-/**
- * The vote's labels on the grid just after each update k, made on demand: from the sums of the states' weighted
- * signs kept every 16 states, or from the step made last when k comes after it (stepping forward costs one state).
- * @param {{w: number[][], b: number[]}} h
- * @param {number[]} t
- * @param {number[][]} grid
- * @returns {(k: number) => Int8Array}
- */
-function voteLabels(h, t, grid) {
-  const sizes = Float64Array.from(grid, norm);
-  const signs = (k) => {
-    const [w, b, nw] = [h.w[k], h.b[k], norm(h.w[k])];
-    return Int8Array.from(grid, (x, q) => {
-      const s = dot(x, w) + b; // `exactScore`, with the grid's lengths kept
-      return s > 0 && !isZero(s, nw * sizes[q] + Math.abs(b)) ? 1 : -1;
-    });
-  };
-  const weight = (j) => t[j] - (j ? t[j - 1] : 1);
-  const marks = [new Int32Array(grid.length)]; // marks[c]: the sum over states j < 16 c
-  let last = { k: 0, sum: marks[0] }; // the sum over states j < last.k
-  return (k) => {
-    const c = Math.min(Math.floor(k / 16), marks.length - 1);
-    const from = last.k <= k && last.k >= 16 * c ? last : { k: 16 * c, sum: marks[c] };
-    const sum = from.sum.slice();
-    for (let j = from.k; j < k; j++) {
-      const s = signs(j);
-      for (let q = 0; q < sum.length; q++) sum[q] += weight(j) * s[q];
-      if ((j + 1) % 16 === 0 && marks.length === (j + 1) / 16) marks.push(sum.slice());
-    }
-    last = { k, sum };
-    const s = signs(k);
-    return Int8Array.from(sum, (v, q) => (v + s[q] > 0 ? 1 : -1));
-  };
 }
 
 /**
@@ -346,11 +241,7 @@ export function answersSpec(run, X, y, recipe, style, tools) {
   const g = gridLine(-recipe.reach, 1 + recipe.reach, recipe.grid);
   const gx = g.map((v) => xlim[0] + v * (xlim[1] - xlim[0]));
   const gy = g.map((v) => ylim[0] + v * (ylim[1] - ylim[0]));
-  const labels = voteLabels(
-    h,
-    run.averaged.t,
-    gy.flatMap((b) => gx.map((a) => [a, b])),
-  );
+  const labels = voteLabels(h, run.averaged.t, gridOf(gx, gy));
   const pieces = tools.lazySteps(K + 1, (k) => levelPieces(gx, gy, labels(k)).map((p) => p.flat().map(round5)));
   const vote = looks[2];
   spec.paths = [{ pieces, color: vote.color, width: vote.width, dash: vote.dash, cls: "pp-vote" }];
