@@ -1,6 +1,6 @@
 """The player's words: the state of a perceptron `Run` at step k as plain-text lines.
 
-`state_lines(run, X, y, k)` is the default readout of `perceptron_lib.player.StepThrough`
+`state_lines(run, X, y, k)` is the default readout of the players (`perceptron_lib.player.BrowserPlayer`)
 (a player takes any function of ``(run, X, y, k)`` instead); `alt_text` is the one sentence
 that describes the picture (the image's alt text). `all_state_lines(run, X, y)` and
 `all_alt_texts(run, X, y)` (both at once: `all_words`) are the same words for every step, for a front

@@ -3,14 +3,14 @@ the student's own points.
 
     from perceptron_lib.player.panels.averaged import AveragedLinePanel, CurvesPanel
     curves = CurvesPanel({"current line": e1, "averaged line": e2})
-    player = StepThrough(ar.run, X, y, panels=[AveragedLinePanel(ar), curves])
+    player = BrowserPlayer(ar.run, X, y, panels=[AveragedLinePanel(ar), curves])
 
     fit = AnswersFit(epochs=10)                      # the editor's fit: fit_averaged, and the counts of step_errors
-    player = StepThrough(fit(X, y), X, y, panels=[AnswersPanel(fit)], readout=fit.readout)
-    editor = PointEditor(player, fit=fit)
+    editor = BrowserEditor(fit(X, y), X, y, fit=fit, panels=[AnswersPanel(fit)], readout=fit.readout)
 
-Both follow the player's panel protocol (`perceptron_lib.player.stepthrough`): ``draw(ax, run, X, y)`` once per
-scene returns the moving artists, ``update(k)`` moves them to state k. They draw numbers computed
+Both give the browser their numbers (``front``) and follow the scene protocol of `perceptron_lib.player.render`
+for the still: ``draw(ax, run, X, y)`` once per scene returns the moving artists, ``update(k)`` moves them to
+state k. They draw numbers computed
 elsewhere (`perceptron_lib.core.averaged`); they compute nothing themselves but the view.
 """
 
@@ -240,7 +240,7 @@ class CurvesPanel:
 
 
 class AnswersFit:
-    """The fit for a `PointEditor` on noisy points: `fit_averaged`, and what `AnswersPanel` and `readout` show.
+    """The fit for a `BrowserEditor` on noisy points: `fit_averaged`, and what `AnswersPanel` and `readout` show.
 
     ``fit(X, y)`` returns the run (the editor's contract) and keeps, for the latest run only, its
     `AveragedRun` and its `step_errors` (exact counts from `perceptron_lib.core.averaged`).

@@ -1,6 +1,7 @@
 """Two general panels for the player: `LossPanel` (a curve along the run with a cursor at k) and
-`LiftedPanel` (the 3-D view of a run on lifted data). The player protocol is in
-`perceptron_lib.player.stepthrough`; each scene draws its own copy of a panel.
+`LiftedPanel` (the 3-D view of a run on lifted data). The browser draws them from their ``front`` specs; the
+scene protocol by which matplotlib draws a player's still is in `perceptron_lib.player.render`; each scene draws
+its own copy of a panel.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ class LossPanel:
     """A curve of given values along the run (one per state k = 0..K) with a cursor at k.
 
     `values` is an array of length K + 1, or a callable ``values(run, X, y)`` returning one (use
-    a callable so the panel follows `StepThrough.set_run`). The panel draws the numbers it is
+    a callable so that one panel serves every run it is given). The panel draws the numbers it is
     given; it computes nothing.
     """
 
@@ -31,7 +32,7 @@ class LossPanel:
         self.label = label
         self.ylabel = ylabel
         self.logy = logy
-        self.ylim = ylim  # None: fitted to the run's values; a `RunSwitch` sets one range for all its runs
+        self.ylim = ylim  # None: fitted to the run's values
         self.redraw = False
 
     def _values(self, run, X, y):
