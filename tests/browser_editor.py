@@ -1,17 +1,16 @@
 """The student's own points, in Chromium (tests/test_browser.py runs these checks on every lesson that shows a
-``PointEditor`` or a ``BrowserEditor``, on its first editor, and on lesson 03 in the app view). A `BrowserEditor`
-(drawn in SVG by the browser) is driven by the same checks through its own readers (`JS_SHOWN`): each edit is
-followed until the library's run is drawn (``data-run`` "library"), and "the same picture" is the same SVG.
+``BrowserEditor``, on its first editor, and on lesson 03 in the app view). The editor is drawn in SVG by the
+browser and read through `JS_SHOWN`: each edit is followed until the library's run is drawn (``data-run``
+"library"), and "the same picture" is the same SVG.
 
 `check_click_undo`: a real click on the picture adds a point, Undo gives back the same picture and words, Redo the
 picture after the click. `check_drag_alt_click`: a real drag moves a point, alt-click removes it.
-`check_keyboard_add`: the keyboard route ("Keyboard cursor", "Add here") adds one, Delete on the picture removes
-it. `axe_serious`: axe-core finds nothing serious in an editor.
+`check_keyboard_add`: the keyboard route ("Keyboard cursor", Enter at the cursor) adds one, Delete removes it.
+`axe_serious`: axe-core finds nothing serious in an editor.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -20,179 +19,25 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO = Path(__file__).resolve().parents[1]
 ARTIFACTS = REPO / "tests" / "artifacts" / "editor"
-#: A kernel-drawn `PointEditor`'s root, a `BrowserEditor`'s root.
-SELECTOR = ".perceptron-editor, .perceptron-browsereditor"
-
-# The picture's bytes: their SHA-256 and themselves (base64), to save both pictures when two that should match differ.
-JS_PICTURE = """async (el) => { const img = el.querySelector('img.widget-image');
-  const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
-  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return {hash: Array.from(d).map((b) => b.toString(16).padStart(2, '0')).join(''), png: btoa(bin)}; }"""
-
-JS_STATE = """(el) => {
-  const img = el.querySelector('img.widget-image');
-  const ro = el.querySelector('.perceptron-readout');
-  const msg = el.querySelector('.perceptron-edit-message');
-  const m = ro ? /Your data: (\\d+) point/.exec(ro.innerText) : null;
-  return {count: m ? Number(m[1]) : -1, readout: ro ? ro.innerText : '', src: img ? img.src : '',
-          title: img ? img.title : '', message: msg ? msg.innerText : ''};
-}"""
-
-
-def _wait(page, editor, condition: str, where: str, timeout=15_000):
-    try:
-        page.wait_for_function(
-            f"(el) => {{ const s = ({JS_STATE})(el); return {condition}; }}",
-            arg=editor.element_handle(),
-            timeout=timeout,
-            polling=30,
-        )
-    except PlaywrightTimeoutError as exc:
-        raise AssertionError(f"{where}: waited for {condition}; state {editor.evaluate(JS_STATE)}") from exc
-
-
-#: The search for an empty spot runs in the page: the picture's pixels (millions of numbers at 2x)
-#: never cross to Python. The candidates are fractions of the main (left) panel, centre first.
-JS_EMPTY_SPOT = """(img) => {
-  const w = img.naturalWidth, h = img.naturalHeight;
-  const c = document.createElement('canvas'); c.width = w; c.height = h;
-  const g = c.getContext('2d'); g.drawImage(img, 0, 0);
-  const px = g.getImageData(0, 0, w, h).data;
-  const css = img.getBoundingClientRect().width;
-  const panelW = css < 700 ? w : w / 2;  // one panel or two side by side
-  const r = Math.round(6 * w / css);  // 6 CSS px around the spot, at any pixel density
-  const white = (x, y) => {
-    for (let dy = -r; dy <= r; dy += Math.max(1, r >> 1))
-      for (let dx = -r; dx <= r; dx += Math.max(1, r >> 1)) {
-        const i = 4 * ((y + dy) * w + (x + dx));
-        if (Math.min(px[i], px[i + 1], px[i + 2]) < 235) return false;
-      }
-    return true;
-  };
-  for (const fy of [0.45, 0.35, 0.55, 0.3, 0.6, 0.25, 0.65])
-    for (const fx of [0.5, 0.4, 0.6, 0.3, 0.7, 0.35, 0.65]) {
-      const x = Math.floor(fx * panelW), y = Math.floor(fy * h);
-      if (white(x, y)) return {fx: x / w, fy: y / h};
-    }
-  return null;
-}"""
-
-
-def _empty_spot(editor):
-    """A point of the picture (page coordinates) inside the main axes and away from every data point:
-    the first spot of a coarse grid over the left panel whose pixels around it are plain background."""
-    img = editor.locator("img.widget-image").first
-    box = img.bounding_box()
-    spot = img.evaluate(JS_EMPTY_SPOT)
-    if spot is None:
-        raise AssertionError("no empty spot found in the main panel")
-    return box["x"] + spot["fx"] * box["width"], box["y"] + spot["fy"] * box["height"]
-
-
-def _same_picture(a: dict, b: dict, where: str, what: str) -> None:
-    """Assert two pictures (`JS_PICTURE`) have the same bytes; when not, save both to ARTIFACTS for a diff."""
-    if a["hash"] == b["hash"]:
-        return
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{where}-{what}").strip("_")
-    for tag, pic in (("expected", a), ("got", b)):
-        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(pic["png"]))
-    saved = (ARTIFACTS / f"{stem}-{{expected,got}}.png").relative_to(REPO)
-    raise AssertionError(f"{where}: {what} did not give back the same picture bytes (both saved as {saved})")
+#: A `BrowserEditor`'s root.
+SELECTOR = ".perceptron-browsereditor"
 
 
 def check_click_undo(page, editor, where: str) -> dict:
-    """A click on an empty spot adds a point; Undo gives back the words and the picture bytes, Redo the picture
+    """A click on an empty spot adds a point; Undo gives back the words and the same picture, Redo the picture
     after the click, Undo again the start. Returns the state at the start."""
-    if in_browser(editor):
-        return _svg_click_undo(page, editor, where)
-    editor.scroll_into_view_if_needed()
-    s0 = editor.evaluate(JS_STATE)
-    h0 = editor.evaluate(JS_PICTURE)
-    assert s0["count"] > 0, f"{where}: the readout does not count the points: {s0['readout']!r}"
-    assert "click" in s0["title"].lower(), f"{where}: the picture's alt/title does not say a click adds a point"
-    x, y = _empty_spot(editor)
-    page.mouse.click(x, y)
-    _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Added point')", f"{where}: click")
-    h1 = editor.evaluate(JS_PICTURE)
-    assert h1["hash"] != h0["hash"], f"{where}: the picture did not change after a click"
-    editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
-    _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo")
-    s2 = editor.evaluate(JS_STATE)
-    assert s2["readout"] == s0["readout"], f"{where}: Undo did not give back the words"
-    _same_picture(h0, editor.evaluate(JS_PICTURE), where, "Undo")
-    editor.locator("button", has_text=re.compile(r"^\s*Redo\s*$")).click()
-    _wait(page, editor, f"s.count === {s0['count'] + 1} && s.message.startsWith('Redone')", f"{where}: Redo")
-    _same_picture(h1, editor.evaluate(JS_PICTURE), where, "Redo")
-    editor.locator("button", has_text=re.compile(r"^\s*Undo\s*$")).click()
-    _wait(page, editor, f"s.count === {s0['count']} && s.message.startsWith('Undone')", f"{where}: Undo again")
-    return s0
-
-
-def _at_same_picture_spot(editor, box_then: dict, xy: tuple) -> tuple:
-    """Page coordinates now of the spot of the picture that was at `xy` when the picture's box was `box_then`."""
-    box = editor.locator("img.widget-image").first.bounding_box()
-    fx, fy = (xy[0] - box_then["x"]) / box_then["width"], (xy[1] - box_then["y"]) / box_then["height"]
-    return box["x"] + fx * box["width"], box["y"] + fy * box["height"]
+    return _svg_click_undo(page, editor, where)
 
 
 def check_drag_alt_click(page, editor, where: str) -> None:
     """A real drag moves a point (pressed on its centre, released on another empty spot); alt-click on it
     removes it. The point is one placed here first, so its centre is known."""
-    if in_browser(editor):
-        return _svg_drag_alt_click(page, editor, where)
-    n = editor.evaluate(JS_STATE)["count"]
-    x, y = _empty_spot(editor)
-    page.mouse.click(x, y)
-    _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Added point')", f"{where}: add to drag")
-    x2, y2 = _empty_spot(editor)
-    before = editor.locator("img.widget-image").first.bounding_box()
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move((x + x2) / 2, (y + y2) / 2, steps=4)
-    page.mouse.move(x2, y2, steps=4)
-    page.mouse.up()
-    _wait(page, editor, f"s.count === {n + 1} && s.message.startsWith('Moved point')", f"{where}: drag")
-    # the point where it was dropped, in the picture as it is laid out now: the new words beside the picture
-    # may have resized it (the picture shares its row with the readout), so page coordinates are read again
-    x3, y3 = _at_same_picture_spot(editor, before, (x2, y2))
-    page.keyboard.down("Alt")
-    page.mouse.click(x3, y3)
-    page.keyboard.up("Alt")
-    _wait(page, editor, f"s.count === {n} && s.message.startsWith('Removed point')", f"{where}: alt-click")
+    _svg_drag_alt_click(page, editor, where)
 
 
 def check_keyboard_add(page, editor, where: str) -> None:
-    """Keyboard only: "Keyboard cursor", then "Add here" adds a point; Delete with the pointer on the picture
-    removes it (the cursor stays shown)."""
-    if in_browser(editor):
-        return _svg_keyboard_add(page, editor, where)
-    n = editor.evaluate(JS_STATE)["count"]
-    toggle = editor.locator("button", has_text="Keyboard cursor")
-    page.mouse.move(1, 1)  # the pointer off the picture: while it is on it, the picture takes every key
-    toggle.focus()
-    page.keyboard.press("Space")  # a button's own key (JupyterLab keeps Enter for its command mode)
-    add = editor.locator("button", has_text="Add here")
-    add.wait_for(state="visible", timeout=10_000)
-    # keyboard only: Tab from the cursor's sliders to "Add here", Space
-    add.focus()
-    page.keyboard.press("Space")
-    _wait(page, editor, f"s.count === {n + 1} || s.message.startsWith('Not done')", f"{where}: Add here")
-    state = editor.evaluate(JS_STATE)
-    if state["count"] == n:  # the centre was taken: move the cursor from the keyboard, then add
-        slider = editor.locator(".widget-slider .noUi-handle").first
-        slider.focus()
-        for _ in range(8):
-            page.keyboard.press("ArrowRight")
-        add.focus()
-        page.keyboard.press("Space")
-        _wait(page, editor, f"s.count === {n + 1}", f"{where}: Add here after moving the cursor")
-    # with the pointer on the picture, the arrow keys move the cursor and Delete removes the nearest point
-    editor.locator("img.widget-image").first.hover()
-    page.keyboard.press("Delete")
-    _wait(page, editor, f"s.count === {n}", f"{where}: Delete on the picture")
+    """Keyboard only: "Keyboard cursor", then Enter on the picture adds a point at the cursor; Delete removes it."""
+    _svg_keyboard_add(page, editor, where)
 
 
 def axe_serious(page, editor) -> list[str]:
@@ -213,10 +58,9 @@ def axe_serious(page, editor) -> list[str]:
 
 
 def shows_editor(path: Path) -> bool:
-    """Whether the notebook at `path` makes a ``PointEditor`` or a ``BrowserEditor`` (then the page must show a
-    `SELECTOR`)."""
+    """Whether the notebook at `path` makes a ``BrowserEditor`` (then the page must show a `SELECTOR`)."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    return any(c["cell_type"] == "code" and re.search(r"\b(PointEditor|BrowserEditor)\(", "".join(c["source"]))
+    return any(c["cell_type"] == "code" and re.search(r"\bBrowserEditor\(", "".join(c["source"]))
                for c in nb["cells"])
 
 
@@ -226,7 +70,6 @@ def screenshot(editor, stem: str) -> None:
     editor.screenshot(path=str(ARTIFACTS / f"{stem}-editor.png"))
 
 
-# ---------------------------------------------------------------------------------------------- a BrowserEditor
 #: What a `BrowserEditor` shows: its points (the markers' centres, page px), the data panel's plot box, the readout,
 #: the message, whose run is drawn, the step, and the data panel's SVG with its per-page ids made plain.
 JS_SHOWN = """(el) => {
@@ -242,11 +85,6 @@ JS_SHOWN = """(el) => {
           svg: svg ? svg.outerHTML.replace(/(clip|editor)-\\d+/g, '$1-N') : '',
           title: el.querySelector('.pp-picture').getAttribute('aria-label') || ''};
 }"""
-
-
-def in_browser(editor) -> bool:
-    """True for a `BrowserEditor` (drawn in SVG in the browser), False for a kernel-drawn `PointEditor`."""
-    return editor.evaluate("(el) => el.classList.contains('perceptron-browsereditor')")
 
 
 def _shown_wait(page, editor, condition: str, where: str, timeout=15_000) -> dict:

@@ -13,7 +13,7 @@ before Step, Back and Play.
 * outputs, widgets render (tests/browser_checks.py), every run;
 * players fit, keys, panel pickers, run switches (tests/browser_fit.py), every lesson in both presets;
 * the editor: click, Undo, Redo, drag, alt-click, keyboard, axe-core (tests/browser_editor.py), every lesson
-  that makes a ``PointEditor``, in the presets of `EDITOR_PRESETS`;
+  that makes a ``BrowserEditor``, in the presets of `EDITOR_PRESETS`;
 * Step, Back, Play on every player and the live figures' sliders (tests/browser_checks.py), in the
   presets of `STEP_PRESETS`; on a browser player (``.perceptron-browserplayer``) also the keys with the focus,
   the messages each step sends the kernel (one update of k, nothing else) and the kernel's k and words; when
@@ -235,10 +235,6 @@ def test_editor_in_the_app_view(chromium, tmp_path):
             page.goto(srv.voila_url(lesson), timeout=240_000)
             editor = page.locator(ed.SELECTOR).first
             editor.wait_for(timeout=240_000)
-            if not ed.in_browser(editor):  # a kernel-drawn editor: its readout first counts its points
-                page.wait_for_function(
-                    f"(el) => ({ed.JS_STATE})(el).count > 0", arg=editor.element_handle(), timeout=60_000
-                )
-            ed.check_click_undo(page, editor, f"app {lesson}")  # a browser editor's check waits for its runs
+            ed.check_click_undo(page, editor, f"app {lesson}")  # the editor's check waits for its runs
         finally:
             page.close()
