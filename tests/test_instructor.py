@@ -594,6 +594,54 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
     assert not problems, problems
 
 
+#: The least scale of a slide with a player (courseFitSlides in tools/templates/course_reveal): below it the data panel,
+#: 360 CSS px in the lecture preset, is under 0.95 of that on a 1280x720 projector (issue #30 item 5).
+LEAST_PLAYER_SCALE = 0.95
+#: Players whose slide is still scaled smaller (lesson, the player's place among the deck's player slides, 1-based):
+#: the lecture editors with a panel beside the picture, and lesson 02's methods switch. Measured at 1280x720: 04's two
+#: editors with the claims chart 0.79, 05's two with the lifted view 0.87 (the edit controls, the chart or the lifted
+#: view, the legend and the whole readout are taller than a slide beside a 360 px data panel; 05: 0.63 before the
+#: lifted view stood beside the column), 02's switch 0.68 (its loss map under the picture, out of the player's
+#: body). A player here that fits fails the test.
+SMALL_PLAYER_SLIDES = {("02_subgradients", 2), ("04_margin_bound", 1), ("04_margin_bound", 3),
+                       ("05_kernel_lifting", 2), ("05_kernel_lifting", 3)}
+
+# Every slide with a player (live, or a recording), in order: its number, its scale, the player's data panel.
+JS_PLAYER_SLIDES = """() => Reveal.getSlides().flatMap((s, i) => {
+  if (!s.querySelector('.course-live-widget, .perceptron-recording')) return [];
+  const plot = s.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect');
+  const r = plot ? plot.getBoundingClientRect() : null;
+  return [{slide: i + 1, scale: parseFloat(s.dataset.courseScale), plot: r ? Math.max(r.width, r.height) : null}];
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_each_player_has_its_slide_at_full_size_in_the_lecture_deck(chromium, lecture_slides, lesson):
+    """`make slides` at 1280x720: every slide with a player is scaled LEAST_PLAYER_SCALE or more (a player has a
+    slide of its own, build_slides.players_alone; a tall panel stands beside the picture), but the known ones of
+    SMALL_PLAYER_SLIDES, which must still be small (a fixed one is taken off the list)."""
+    deck = lecture_slides["out"] / f"{lesson.stem}.slides.html"
+    page, problems = _offline_page(chromium, (1280, 720))
+    page.goto(deck.as_uri())
+    page.wait_for_function("window.Reveal && Reveal.isReady() && document.body.dataset.courseFitted === '1'",
+                           timeout=30_000)  # fmt: skip
+    page.wait_for_timeout(500)  # a player drawn last is fitted again on the next frames (courseRefitOnResize)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    found = page.evaluate(JS_PLAYER_SLIDES)
+    page.context.close()
+    print(f"{lesson.stem}: player slides (slide, scale, data panel px): "
+          + ", ".join(f"({f['slide']}, {f['scale']:.3f}, {f['plot'] or 0:.0f})" for f in found))
+    bad = []
+    for n, f in enumerate(found, start=1):
+        known = (lesson.stem, n) in SMALL_PLAYER_SLIDES
+        if (f["scale"] < LEAST_PLAYER_SCALE) != known:
+            bad.append(f"player {n} (slide {f['slide']}): scale {f['scale']:.3f}"
+                       + (" fits now: take it off SMALL_PLAYER_SLIDES" if known else f" < {LEAST_PLAYER_SCALE}"))
+    assert not bad, bad
+    assert not problems, problems
+
+
 @pytest.fixture(scope="session")
 def recorded_site(tmp_path_factory) -> dict:
     """`make site` as it is made: every notebook re-run in the notebook preset, players recorded

@@ -14,6 +14,7 @@ django-static-mathjax) and the widget front end (from npm, pinned) are copied ne
 and the build fails if a deck still loads anything from an http(s) address. The arrow keys move
 the deck on, also after a click on a player's button; they step a player only while the pointer
 is on its picture or the picture has the focus (a slide left behind takes its player's focus with it).
+A player has a slide of its own (`players_alone`), so that it is not scaled down to share one with prose.
 
 ``--style lecture`` (what ``make slides`` uses) re-runs each lesson in a fresh kernel with
 ``COURSE_STYLE=lecture`` first, so every figure and animation is in the projector preset;
@@ -57,10 +58,32 @@ def slide_type(cell) -> str:
 def keep_players(nb) -> None:
     """A player (its recording) belongs on the slides: show it even where its cell is marked skip."""
     for cell in nb.cells:
-        outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
-        if any(ce.WIDGET_VIEW in o.get("data", {}) for o in outputs):
-            if slide_type(cell) in ("skip", "notes"):
-                cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
+        if is_player(cell) and slide_type(cell) in ("skip", "notes"):
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
+
+
+def is_player(cell) -> bool:
+    """Whether a cell shows a player (a widget view: a live player, or a kernel player's recording)."""
+    outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
+    return any(ce.WIDGET_VIEW in o.get("data", {}) for o in outputs)
+
+
+def players_alone(nb) -> None:
+    """A player takes a slide of its own: its cell starts a slide, and the cell shown after it starts the next.
+
+    A slide taller than the deck is scaled down as a whole (the template's courseFitSlides); a player that shared
+    its slide with the prose around it was scaled to 0.76 (lesson 06's averaged line), its data panel well under
+    the 360 px of a 1280x720 projector. Alone, it keeps its lecture size; the prose before and after it is on the
+    slides around it. Cells left out (skip) or spoken (notes) do not count; a slide's fragments stay on it.
+    """
+    shown = [c for c in nb.cells if slide_type(c) not in ("skip", "notes")]
+    for cell, after in zip(shown, [*shown[1:], None], strict=True):
+        if not is_player(cell):
+            continue
+        if slide_type(cell) in ("-", "fragment"):
+            cell.metadata.setdefault("slideshow", {})["slide_type"] = "slide"
+        if after is not None and slide_type(after) in ("-", "fragment"):
+            after.metadata.setdefault("slideshow", {})["slide_type"] = "slide"
 
 
 def count_slides(nb) -> int:
@@ -79,6 +102,7 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     gets {deck: what its live widgets need} (`widget_embed.LiveWidgets`), for `widget_embed.install`."""
     nb = ce.rerun(ce.read(path), path, style, warnings if warnings is not None else [])
     keep_players(nb)
+    players_alone(nb)
     exporter = SlidesExporter(
         template_name="course_reveal",
         extra_template_basedirs=[str(ce.TEMPLATES)],
