@@ -3,9 +3,6 @@
 * `open_and_run`: open the notebook in a kernel of a given kernelspec, clear the outputs, Run All;
 * `check_outputs`: every code cell ran, in order, and none has an error or stderr output;
 * `check_widgets_rendered`: no "Error displaying widget", no "Loading widget" left, no empty widget output;
-* `check_player`: a ``.perceptron-stepthrough`` answers: Step changes the readout and the picture, Back restores
-  both (same picture bytes; when it does not, both PNGs are saved for a diff, #34), play advances the
-  ``update k`` box and pause stops it;
 * `check_browser_player`: a ``.perceptron-browserplayer`` (the picture drawn in the browser, in SVG) answers
   Step, Back (the same SVG markup and words as before), Play and Pause; each step sends the kernel one message,
   the widget's ``k`` and nothing else (counted on the kernel connection: `JS_COUNT_SENT`); afterwards the kernel's
@@ -18,7 +15,6 @@ Every wait is on a condition (a new picture ``src``, changed words, an idle kern
 
 from __future__ import annotations
 
-import base64
 import re
 import time
 from pathlib import Path
@@ -56,7 +52,7 @@ JS_CELLS = """() => {
   }));
 }"""
 
-# A widget's visible state: the update-k slider, the readout, the image src and a hash of its bytes.
+# A live figure's visible state: its first slider, the readout, the image src and a hash of its bytes.
 JS_STATE = """async (el) => {
   const q = (direct, any) => el.querySelector(':scope > ' + direct) || el.querySelector(any);
   const img = q('img.widget-image', 'img.widget-image');
@@ -103,10 +99,6 @@ JS_VIEW_HEIGHT = """(height) => {
   return Math.abs(el.clientHeight - height) <= 1;
 }"""
 
-JS_K_ABOVE = """([el, k]) => {
-  const h = el.querySelector('.perceptron-k input');
-  return !!h && Number(h.value) > k;
-}"""
 
 
 # Count what the page sends the kernel on the shell channel from now on (a comm message is one): the kernel
@@ -245,10 +237,6 @@ def _around(text: str, needle: str, width: int = 200) -> str:
     return text[max(0, i - width) : i + width]
 
 
-def _button(player, name: str):
-    return player.locator("button.widget-button").filter(has_text=re.compile(rf"^\s*{name}\s*$"))
-
-
 def _state(el) -> dict:
     return el.evaluate(JS_STATE)
 
@@ -262,80 +250,6 @@ def _wait_src_change(page, el, src: str, what: str, readout: str | None = None) 
     except PlaywrightTimeoutError as exc:
         words = "" if readout is None else " and its readout"
         raise AssertionError(f"{what}: the picture{words} did not change within {WIDGET_TIMEOUT_MS} ms") from exc
-
-
-def _click_and_wait(page, el, button, before: dict, what: str) -> dict:
-    """Click, then wait for the new picture and the new words (every click here changes both)."""
-    button.click()
-    _wait_src_change(page, el, before["src"], what, readout=before["readout"])
-    return _state(el)
-
-
-def save_pair(stem: str, i: int, what: str, a: dict, b: dict) -> str:
-    """Write two pictures that should be equal to the artifacts folder, for a diff; their common name.
-    `stem` is the notebook's `artifact_stem`."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    stem = f"{stem}-player{i}-{what}"
-    for tag, s in (("before", a), ("after", b)):
-        (ARTIFACTS / f"{stem}-{tag}.png").write_bytes(base64.b64decode(s["png"]))
-    return str((ARTIFACTS / f"{stem}-{{before,after}}.png").relative_to(REPO))
-
-
-def check_player(page, nb: str, i: int, player, *, stem: str) -> list[str]:
-    """Step, Back, Play and Pause on the `i`-th player; the notes to keep. `nb` names the run in messages,
-    `stem` (`artifact_stem`) the pictures saved when Back does not restore the picture."""
-    where = f"{nb}: player {i}"
-    player.scroll_into_view_if_needed()
-    s0 = _state(player)
-    assert s0["src"] and s0["hash"], f"{where}: no picture"
-    assert s0["k"] is not None and s0["kmax"] is not None, f"{where}: no 'update k' box"
-    assert s0["kmax"] > s0["kmin"], f"{where}: the run has no update to step through (K = 0)"
-    if s0["k"] >= s0["kmax"]:  # shown at the end: go back to the start first
-        s0 = _click_and_wait(page, player, _button(player, "Reset"), s0, f"{where}: Reset")
-        assert s0["k"] == s0["kmin"], f"{where}: Reset went to k = {s0['k']}"
-
-    # Step: one update forward, a new picture and readout.
-    s1 = _click_and_wait(page, player, _button(player, "Step"), s0, f"{where}: Step")
-    assert s1["k"] == s0["k"] + 1, f"{where}: Step moved k from {s0['k']} to {s1['k']}"
-    assert s1["readout"] != s0["readout"], f"{where}: Step left the readout unchanged: {s0['readout']!r}"
-    assert s1["hash"] != s0["hash"], f"{where}: Step gave the same picture bytes"
-
-    # Back: exactly the state before.
-    s2 = _click_and_wait(page, player, _button(player, "Back"), s1, f"{where}: Back")
-    assert s2["k"] == s0["k"], f"{where}: Back went to k = {s2['k']}, not {s0['k']}"
-    assert s2["readout"] == s0["readout"], f"{where}: Back did not restore the readout"
-    if s2["hash"] != s0["hash"]:
-        saved = save_pair(stem, i, "back", s0, s2)
-        raise AssertionError(
-            f"{where}: Back did not restore the picture (bytes differ: {s0['hash']} then "
-            f"{s2['hash']}; both saved as {saved})"
-        )
-
-    # Play: the kernel's timer advances the slider; the same button, then reading "Pause", stops it.
-    start = s2["k"]
-    play = player.locator("button").filter(has_text=re.compile(r"^\s*Play\s*$"))
-    pause = player.locator("button").filter(has_text=re.compile(r"^\s*Pause\s*$"))
-    assert play.count() == 1, f"{where}: no play button"
-    play.first.click()
-    try:
-        page.wait_for_function(JS_K_ABOVE, arg=[player.element_handle(), start], timeout=PLAY_TIMEOUT_MS, polling=20)
-    except PlaywrightTimeoutError as exc:
-        raise AssertionError(f"{where}: playing did not advance the slider within {PLAY_TIMEOUT_MS} ms") from exc
-    _wait_src_change(page, player, s2["src"], f"{where}: play")
-    s3 = _state(player)
-    if pause.count():  # still playing (a long run): pause it
-        pause.first.click()
-        page.wait_for_function(
-            "(el) => [...el.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Play')",
-            arg=player.element_handle(),
-            timeout=5000,
-        )
-        k_paused = _state(player)["k"]
-        # What is tested is that nothing happens: two ticks at the default speed (500 ms), plus slack.
-        page.wait_for_timeout(1200)
-        assert _state(player)["k"] == k_paused, f"{where}: the slider kept moving after pause"
-    assert s3["hash"] != s2["hash"], f"{where}: playing did not change the picture"
-    return [f"player {i}: k {s0['k']} -> {s1['k']} -> {s2['k']}, played to {s3['k']} of {s0['kmax']}"]
 
 
 def _step_sends_only_k(page, player, click, what: str) -> dict:

@@ -118,24 +118,17 @@ def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str, notes
                     notes.append(f"switch widget {i} at {view}: {m['span'][0]} of {m['span'][1]} px")
     with found.check("window lab-1440x900"):
         fit.set_view(page, "lab-1440x900")
-    players = page.locator(".perceptron-stepthrough, .perceptron-browserplayer")
+    players = page.locator(".perceptron-browserplayer")
     for i in range(players.count()):
         with found.check(f"keys, player {i}"):
             fit.check_keys(page, players.nth(i), f"{where} player {i}")
-    pickers = page.locator(".perceptron-stepthrough .widget-toggle-buttons")
-    for i in range(pickers.count()):
-        with found.check(f"panel picker {i}"):
-            fit.check_panel_picker(page, pickers.nth(i), f"{where} panel picker {i}")
-    switches = page.locator(".perceptron-runswitch, .perceptron-browserswitch")
+    switches = page.locator(".perceptron-browserswitch")
     for i in range(switches.count()):
         with found.check(f"run switch {i}"):
             fit.check_run_switch(page, switches.nth(i), f"{where} run switch {i}")
 
 
-def _step_back_play(page, found: Findings, where: str, stem: str, notes: list[str]) -> None:
-    for i, player in enumerate(page.locator(".perceptron-stepthrough").all()):
-        with found.check(f"Step, Back, Play, player {i}"):
-            notes += bc.check_player(page, where, i, player, stem=stem)
+def _step_back_play(page, found: Findings, where: str, notes: list[str]) -> None:
     for i, player in enumerate(page.locator(".perceptron-browserplayer").all()):
         with found.check(f"Step, Back, Play, keys, kernel messages, browser player {i}"):
             notes += bc.check_browser_player(page, where, i, player)
@@ -190,7 +183,7 @@ def test_notebook_in_jupyterlab(preset, nb, request):
         if nb in LESSONS and preset in EDITOR_PRESETS and ed.shows_editor(path):
             _editor(page, found, nb, where)
         if preset in STEP_PRESETS:
-            _step_back_play(page, found, where, stem, notes)
+            _step_back_play(page, found, where, notes)
         with found.check("page errors"):
             assert not page_errors, f"{where}: uncaught errors in the page:\n" + "\n".join(page_errors)
         timings["checks_s"] = round(time.monotonic() - t0 - timings["open_and_run_s"], 2)
