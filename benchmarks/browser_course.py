@@ -3,9 +3,10 @@
 Issue #30 item 7, measured where a student meets the players (`browser_step.py` and `browser_edit.py` measure the
 same front ends on a blank page with a stand-in model). In headless Chromium, in one run:
 
-1. **JupyterLab, lesson 00** (a copy without outputs, Run All, its kernel running): Step clicks on its first
-   `BrowserPlayer`, each timed inside the page from ``click()`` to the next ``requestAnimationFrame`` (the frame
-   that paints the new SVG is being made) and the one after it (painted); every comm message of each step is
+1. **JupyterLab, lessons 00 and 05** (``--lessons``; a copy without outputs, Run All, its kernel running): Step
+   clicks on each lesson's first `BrowserPlayer`, each timed inside the page from ``click()`` to the next
+   ``requestAnimationFrame`` (the frame that paints the new SVG is being made) and the one after it (painted);
+   every comm message of each step is
    counted from JupyterLab's kernel connection (``anyMessage``): those the page sends (the one allowed is the ``k``
    update) and those it receives (ipywidgets' echo of ``k``).
 2. **JupyterLab, edits with the kernel**: a click on an empty spot of an editor's picture (the pointer events a
@@ -14,8 +15,9 @@ same front ends on a blank page with a stand-in model). In headless Chromium, in
    side is timed in the kernel (its ``time.time()``, the same clock as the page's ``timeOrigin + now()``): the
    comm message in, `fit` (``_fit_run``), the summary (`own_data.summarize`), the words (`readout.all_words`), the
    rest of the trait (`run_trait`), and the trait's send (serialising and sending ``run``); the page adds when the
-   message left and when the run came in (after JSON parsing). Editors: lesson 00's (10 points), and two made
-   in a scratch notebook on 200 points (separable; no line: a 4,000-update run and a 4 MB trait).
+   message left and when the run came in (after JSON parsing). Editors: each lesson's first (00: 10 points; 05:
+   lifted points, whose run's circles and lifted view Python computes), and two made in a scratch notebook on 200
+   points (separable; no line: a 4,000-update run and a 4 MB trait).
 3. **The built site over file://** (`tools.build_site`, lesson 00, every request outside file: blocked and
    counted): Step clicks on the same player with no kernel, and edits on lesson 00's editor (its browser's run).
 
@@ -48,6 +50,9 @@ from tests.browser_support import (
 )
 
 LESSON = "00_start_here.ipynb"
+#: The lessons whose first player and first editor are timed in JupyterLab: 00's, and 05's editor of lifted points
+#: (its run's circles and lifted view are computed by Python after each edit).
+LESSONS = (LESSON, "05_kernel_lifting.ipynb")
 SCRATCH = "notebooks/zz_bench_editors.ipynb"
 #: The scratch notebook's cells: two editors of 200 points (`browser_edit.py`'s sets), with the kernel.
 SCRATCH_CELLS = [
@@ -331,7 +336,7 @@ def print_edits(rows: list) -> None:
               f"({s['handler']:.1f}) | {lib} | {rest} |")
 
 
-def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list) -> None:
+def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list, lessons) -> None:
     with course_lab(tmp / "lab") as server:
         (server.root_dir / SCRATCH).write_text(json.dumps({
             "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
@@ -339,20 +344,22 @@ def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_
             "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
                                         "name": "python3"}},
             "nbformat": 4, "nbformat_minor": 5}))
-        page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
-        path = f"notebooks/{LESSON}"
-        open_and_run_all(page, server, path)
-        wait_kernel_settled(page, path)
-        page.evaluate(JS_WATCH)
-        page.evaluate(JS_EXECUTE, KERNEL_WATCH)
-        player = page.locator(".perceptron-browserplayer").first
-        editor = page.locator(".perceptron-browsereditor").first
-        for load in ("idle", "busy"):
-            step_rows.append(steps(page, player, clicks, load, "JupyterLab, lesson 00, kernel running"))
-            edit_rows.append(edits(page, editor, n_edits, load, "JupyterLab, lesson 00 (10 points)", kernel=True,
-                                   path=path))
-        page.close()
-        server.shutdown_kernels()
+        for lesson in lessons:
+            page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+            path = f"notebooks/{lesson}"
+            open_and_run_all(page, server, path)
+            wait_kernel_settled(page, path)
+            page.evaluate(JS_WATCH)
+            page.evaluate(JS_EXECUTE, KERNEL_WATCH)
+            player = page.locator(".perceptron-browserplayer").first
+            editor = page.locator(".perceptron-browsereditor").first
+            n = page.evaluate(JS_EXECUTE, "print(len(_bench_editors[0].points[1]))").strip()
+            for load in ("idle", "busy"):
+                step_rows.append(steps(page, player, clicks, load, f"JupyterLab, lesson {lesson[:2]}, kernel running"))
+                edit_rows.append(edits(page, editor, n_edits, load, f"JupyterLab, lesson {lesson[:2]} ({n} points)",
+                                       kernel=True, path=path))
+            page.close()
+            server.shutdown_kernels()
         page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
         open_and_run_all(page, server, SCRATCH)
         wait_kernel_settled(page, SCRATCH)
@@ -384,6 +391,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clicks", type=int, default=30, help="timed Step clicks per place and load (default 30)")
     parser.add_argument("--edits", type=int, default=15, help="timed edits per editor and load (default 15)")
+    parser.add_argument("--lessons", nargs="+", default=list(LESSONS), help="lessons stepped and edited in "
+                        f"JupyterLab: their first player and first editor (default {' '.join(LESSONS)})")
     args = parser.parse_args(argv)
     missing = browser_missing_reason()
     if missing:
@@ -396,7 +405,7 @@ def main(argv=None) -> int:
         browser = launch(pw)
         (Path(tmp) / "site").mkdir()
         in_site(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
-        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
+        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows, args.lessons)
         browser.close()
     print_steps(step_rows)
     print_edits(edit_rows)
