@@ -1,7 +1,7 @@
 """Players and live figures of a lesson, measured and driven by keys in JupyterLab (tests/test_browser.py
 runs these checks on each lesson in each style preset, ``notebook`` and ``lecture``, the kernel's ``COURSE_STYLE``).
 
-`check_fit`, for every ``.perceptron-stepthrough``, ``.perceptron-browserplayer`` (its picture is an SVG: its CSS
+`check_fit`, for every ``.perceptron-browserplayer`` (its picture is an SVG: its CSS
 size is the SVG's own width, its name the ``role="img"`` box's aria-label) and ``.perceptron-livefigure`` (there is
 at least one):
 
@@ -19,10 +19,8 @@ at least one):
 
 `check_keys`: with the pointer on a player's picture (and on a browser player, with the picture focused
 and the pointer elsewhere), → steps, ← steps back, End goes to the last update of
-the run on show, Home to the start, space plays and pauses. `check_panel_picker`: each button of a player's
-panel picker shows another picture, no larger than its CSS size. `check_run_switch`: after a run switch's change
-End goes to the new run's last update (it once went to the previous run's); a BrowserSwitch keeps every panel's
-axes as they were (`check_browser_switch`).
+the run on show, Home to the start, space plays and pauses. `check_browser_switch`: after a run switch's
+change End goes to the new run's last update (it once went to the previous run's), and every panel keeps its axes.
 
 Screenshots of the first player of each lesson at each size go to ``tests/artifacts/player/``.
 """
@@ -45,7 +43,7 @@ JS_PICTURES_READY = """() => { const imgs = [...document.querySelectorAll('.jp-N
   return imgs.length + drawn.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0)
     && drawn.every((p) => !!p.querySelector('.pp-picture svg'))
     && !document.body.innerText.includes('Loading widget'); }"""
-WIDGETS = ".perceptron-stepthrough, .perceptron-livefigure, .perceptron-browserplayer"
+WIDGETS = ".perceptron-livefigure, .perceptron-browserplayer"
 #: The picture a player shows: a PNG (kernel-drawn players) or the browser player's SVG.
 PICTURE = "img.widget-image, .pp-picture"
 
@@ -78,7 +76,7 @@ JS_MEASURE = """(el) => {
     const px = parseFloat(getComputedStyle(e).fontSize) * (svg && svg.contains(e) ? svgScale : 1);
     if (px < smallest) { smallest = px; smallestText = e.textContent.trim().slice(0, 40); }
   }
-  const sw = el.closest('.perceptron-runswitch, .perceptron-browserswitch, .perceptron-browsercontrolled');
+  const sw = el.closest('.perceptron-browserswitch, .perceptron-browsercontrolled');
   return {view: [view.top, view.bottom], img: box(img), step: box(step), head: box(head),
           switch: sw ? box(sw.querySelector('.widget-toggle-buttons, .perceptron-choice, .pc-settings')) : null,
           natural: svg ? [svg.width.baseVal.value, svg.height.baseVal.value]
@@ -118,7 +116,7 @@ def set_view(page, name: str) -> None:
 def _fits(page, el, where: str, *, preset: str, least_scale: float | None) -> dict:
     # Put the top of the widget (or of its run switch) at the top of the notebook's view, as a student
     # scrolls to it.
-    el.evaluate("(e) => (e.closest('.perceptron-runswitch, .perceptron-browserswitch, .perceptron-browsercontrolled')"
+    el.evaluate("(e) => (e.closest('.perceptron-browserswitch, .perceptron-browsercontrolled')"
                 " || e).scrollIntoView({block: 'start'})")
     _settled(page)
     m = el.evaluate(JS_MEASURE)
@@ -246,69 +244,6 @@ def check_browser_switch(page, switch, where: str) -> list[int]:
     return done
 
 
-def check_run_switch(page, switch, where: str) -> list[str]:
-    """Each run of a RunSwitch, then End: the last update of that run; back to the first run at the end
-    (a BrowserSwitch: `check_browser_switch`)."""
-    if switch.evaluate("(el) => el.classList.contains('perceptron-browserswitch')"):
-        return check_browser_switch(page, switch, where)
-    buttons = switch.locator(":scope > .widget-toggle-buttons button")  # not a player's panel picker
-    player = switch.locator(".perceptron-stepthrough").first
-    done = []
-    for j in list(range(1, buttons.count())) + [0]:
-        player.evaluate("(el) => { el.querySelector('.perceptron-k > *').dataset.old = '1'; }")
-        buttons.nth(j).click()
-        # the new run is on show: a new slider (each run gets its own) over that run's range, and its readout
-        page.wait_for_function(
-            f"""(el) => {{ const s = el.querySelector('.perceptron-k > *'); if (!s || s.dataset.old) return false;
-                 const b = el.querySelector('.perceptron-readout b'); const k = ({JS_K})(el);
-                 const m = b && /^Start state \\(update 0 of (\\d+)\\)/.exec(b.textContent);
-                 return !!m && !!k && k[0] === 0 && k[1] === Number(m[1]); }}""",
-            arg=player.element_handle(),
-            timeout=10_000,
-            polling=30,
-        )
-        K = player.evaluate(JS_K)[1]
-        _press(page, player, "End")
-        _wait_k(page, player, f"k[0] === k[1] && k[1] === {K}", f"{where} run {j}: End")
-        want = f"Update {K} of {K}" if K else "Start state"
-        try:
-            page.wait_for_function(
-                "([el, w]) => { const b = el.querySelector('.perceptron-readout b');"
-                " return !!b && b.textContent.startsWith(w); }",
-                arg=[player.element_handle(), want],
-                timeout=10_000,
-                polling=30,
-            )
-        except PlaywrightTimeoutError as exc:
-            head = player.locator(".perceptron-readout b").inner_text()
-            raise AssertionError(f"{where} run {j}: End shows {head!r}, not {want!r}") from exc
-        done.append(K)
-        _press(page, player, "Home")
-    return done
-
-
-def check_panel_picker(page, picker, where: str) -> None:
-    """A panel picker (a player with more panels than its preset shows at once): each button shows
-    another picture, of the same CSS size; back to the first at the end."""
-    player = picker.locator("xpath=ancestor::*[contains(@class, 'perceptron-stepthrough')][1]")
-    buttons = picker.locator("button")
-    for j in list(range(1, buttons.count())) + [0]:
-        before = player.evaluate("(el) => el.querySelector('img.widget-image').src")
-        buttons.nth(j).click()
-        try:
-            page.wait_for_function(
-                "([el, s]) => { const i = el.querySelector('img.widget-image');"
-                " return i.src !== s && i.complete && i.naturalWidth > 0; }",
-                arg=[player.element_handle(), before],
-                timeout=10_000,
-                polling=30,
-            )
-        except PlaywrightTimeoutError as exc:
-            raise AssertionError(f"{where}: button {j} did not change the picture") from exc
-        m = player.evaluate(JS_MEASURE)
-        assert m["css"] and m["shown"][0] <= m["css"] + 0.5, f"{where}: button {j}: picture {m['shown']} > CSS"
-
-
 def pictures_ready(page, where: str) -> int:
     """Wait until every picture in the notebook has loaded; the number of players and live figures."""
     n = page.locator(WIDGETS).count()
@@ -337,4 +272,4 @@ def check_fit(page, i: int, view: str, where: str, *, preset: str, shot: str | N
 def in_switch(page, i: int) -> bool:
     """Whether the `i`-th player is a run switch's."""
     return page.locator(WIDGETS).nth(i).evaluate(
-        "(e) => !!e.closest('.perceptron-runswitch, .perceptron-browserswitch')")
+        "(e) => !!e.closest('.perceptron-browserswitch')")

@@ -125,7 +125,7 @@ def _fit_and_keys(page, found: Findings, nb: str, preset: str, where: str, notes
     switches = page.locator(".perceptron-browserswitch")
     for i in range(switches.count()):
         with found.check(f"run switch {i}"):
-            fit.check_run_switch(page, switches.nth(i), f"{where} run switch {i}")
+            fit.check_browser_switch(page, switches.nth(i), f"{where} run switch {i}")
 
 
 def _step_back_play(page, found: Findings, where: str, notes: list[str]) -> None:
