@@ -163,7 +163,8 @@ def _inside(P, B) -> np.ndarray:
 
 def _point_inside(p, bounds) -> bool:
     """`_inside` of one point ``(x, y, z)`` (numpy scalars), with `bounds` the box as ((lo, hi), ...) floats."""
-    return all(lo <= v <= hi for v, (lo, hi) in zip(p, bounds, strict=True))
+    (x, y, z), ((x0, x1), (y0, y1), (z0, z1)) = p, bounds
+    return x0 <= x <= x1 and y0 <= y <= y1 and z0 <= z <= z1
 
 
 def _edge_of_box(curve, t_in, t_out, B) -> float:
@@ -176,6 +177,8 @@ def _edge_of_box(curve, t_in, t_out, B) -> float:
     t_in, t_out = np.float64(t_in), np.float64(t_out)
     for _ in range(60):
         mid = (t_in + t_out) / 2
+        if mid == t_in or mid == t_out:  # neighbouring floats: every step after this one would change nothing
+            break
         if _point_inside(curve(mid), bounds):
             t_in = mid
         else:
@@ -205,7 +208,7 @@ def _pieces_in_box(curve, t, B) -> list:
 def _rows(x, y, z):
     """Points as rows (x, y, z) of an array, from the coordinates at an array of parameters; at one parameter (a
     numpy scalar) the point as a tuple of its three coordinates."""
-    return np.column_stack([x, y, z]) if np.ndim(x) else (x, y, z)
+    return (x, y, z) if isinstance(x, np.generic) else np.column_stack([x, y, z])
 
 
 def _ring(a, *, r):
