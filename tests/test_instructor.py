@@ -20,16 +20,15 @@ it unless ``COURSE_REQUIRE_BROWSER=1``):
 
 * (a) RISE: a deck renders at ``/rise/<nb>?token=T`` and runs code; its live players do not work
   (a strict xfail records it, see README "For instructors");
-* (b) each deck of ``make slides`` (lecture preset, recorded) opens from file:// with the network
-  blocked, with no error, and each lesson with a player has a live player (tools/widget_embed.py) or a
-  recording whose Step shows the next frame; every slide of every deck fits 1280x720 at every frame of
-  its recordings and at the last step of its live players;
+* (b) each deck of ``make slides`` (lecture preset) opens from file:// with the network blocked, with no
+  error, and each lesson with a player has a live player (tools/widget_embed.py) whose Step changes it; every
+  slide of every deck fits 1280x720, also at the last step of its live players;
 * (c) ``make app``'s Voila view (the same template and options) loads, shows no code, loads
   nothing from the network, and a player's Step changes its readout; from loading to the Step the
   page logs no console error and gets no 4xx/5xx answer;
-* (d) each page of ``make site`` (notebook preset, recorded) opens from file:// with the network
-  blocked, with no error and the mathematics typeset, and its first live player and its first
-  recording step (tests/test_site_widgets.py checks a live player's frames and keys in detail).
+* (d) each page of ``make site`` (notebook preset) opens from file:// with the network blocked, with no
+  error and the mathematics typeset, and its first live player steps (tests/test_site_widgets.py checks a
+  live player's frames and keys in detail).
 
 Screenshots go to ``tests/artifacts/instructor/`` (git-ignored).
 """
@@ -400,25 +399,6 @@ def _has_player(path: Path) -> bool:
     return any(ce.WIDGET_VIEW in o.get("data", {}) for c in _read(path).cells for o in c.get("outputs", []))
 
 
-def _step_recording(page, scope: str) -> None:
-    """Click Step on the first recording in `scope`: the frame slider, the picture, its alt text and
-    the readout move on to the next frame; End shows the last frame."""
-    rec = page.locator(f"{scope} .perceptron-recording").first
-    img, slider, readout = rec.locator("img").first, rec.locator("input[type=range]").first, rec.locator(".rec-readout")
-    frames = int(slider.get_attribute("max")) + 1
-    assert frames >= 2, f"a recording of {frames} frame"
-    before = (img.get_attribute("src"), img.get_attribute("alt"), readout.inner_text())
-    assert int(slider.input_value()) == 0
-    rec.locator("button[data-act=step]").click()
-    page.wait_for_function("(el) => el.value === '1'", arg=slider.element_handle(), timeout=5000)
-    after = (img.get_attribute("src"), img.get_attribute("alt"), readout.inner_text())
-    assert after[0] != before[0], "Step did not change the picture"
-    assert after[1] != before[1] or after[2] != before[2], "Step changed neither the alt text nor the readout"
-    rec.locator("button[data-act=last]").click()
-    page.wait_for_function("([el, n]) => el.value === String(n - 1)", arg=[slider.element_handle(), frames],
-                           timeout=5000)  # fmt: skip
-
-
 def _step_live(page, scope: str) -> None:
     """The page's widgets were drawn; click Step on the first live widget in `scope` that has one: the widget
     changes (its picture or its words)."""
@@ -436,10 +416,9 @@ def _shot(page, name: str, **kwargs) -> None:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_slides, lesson):
+def test_browser_deck_works_offline_and_its_player_steps(chromium, lecture_slides, lesson):
     """A deck as `make slides` makes it, from file:// with the network blocked: no error, and on
-    the first slide with a player, live or recorded (every lesson with a player has one), Step shows the next
-    frame."""
+    the first slide with a player (every lesson with a player has one, live), Step changes it."""
     deck = lecture_slides["out"] / f"{lesson.stem}.slides.html"
     page, problems = _offline_page(chromium, (1280, 720))
     page.goto(deck.as_uri())
@@ -449,7 +428,7 @@ def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_sl
     assert total == next(d["slides"] for d in lecture_slides["decks"] if d["path"] == deck)
     target = page.evaluate(
         """() => { for (const s of Reveal.getSlides()) {
-                 if (s.querySelector('.perceptron-recording, .course-live-widget')) {
+                 if (s.querySelector('.course-live-widget')) {
                  const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v || 0); while (Reveal.nextFragment()) {}
                  return i; } } return null; }"""
     )
@@ -458,10 +437,7 @@ def test_browser_deck_works_offline_and_its_recording_steps(chromium, lecture_sl
     )
     if target is not None:
         here = ".reveal .slides section.present"
-        if page.locator(f"{here} .course-live-widget").count():
-            _step_live(page, here)
-        if page.locator(f"{here} .perceptron-recording").count():
-            _step_recording(page, here)
+        _step_live(page, here)
         _shot(page, f"deck_{lesson.stem}_player_stepped.png")
     assert not problems, problems
     page.context.close()
@@ -489,32 +465,6 @@ JS_SLIDE_FIT = """() => {
           b.left >= deck.left - 2 && b.right <= deck.right + 2, cut: cut.slice(0, 5),
           noAlt: Array.from(s.querySelectorAll('img')).filter((i) => !i.alt || !i.alt.trim()).length,
           h: Reveal.getIndices().h, v: Reveal.getIndices().v || 0};
-}"""
-
-# Every frame of every recording on the current slide, shown in turn through its frame slider: the
-# slide's content box must stay inside the deck at each (a readout may not grow past the slide's
-# foot once the recording is stepped). Returns the frames shown and those whose box left the deck.
-JS_RECORDING_FRAMES_FIT = """() => {
-  const s = Reveal.getCurrentSlide(), box = s.querySelector(':scope > .course-fit') || s;
-  const deck = document.querySelector('.reveal').getBoundingClientRect();
-  let shown = 0, tallest = 0;
-  const out = [];
-  s.querySelectorAll('.perceptron-recording').forEach((rec, r) => {
-    const rng = rec.querySelector('input[type=range]'), n = parseInt(rng.max) + 1;
-    for (let k = 0; k < n; k++) {
-      rng.value = String(k);
-      rng.dispatchEvent(new Event('input'));
-      const b = box.getBoundingClientRect();
-      shown += 1;
-      tallest = Math.max(tallest, b.height);
-      if (b.bottom > deck.bottom + 2 || b.top < deck.top - 2) {
-        out.push(`recording ${r + 1} frame ${k}: bottom at ${Math.round(b.bottom)}px`);
-      }
-    }
-    rng.value = '0';
-    rng.dispatchEvent(new Event('input'));
-  });
-  return {shown: shown, tallest: Math.round(tallest), outside: out.slice(0, 3)};
 }"""
 
 # Each live player on the current slide taken to its last step (its End button, pressed from script: the
@@ -550,8 +500,7 @@ JS_LIVE_END_FITS = """async (least) => {
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, build, lesson):
     """Every slide of every deck, in both builds: one screen at 1280x720 (no inner scroll, no cut
-    text, no image without alt) at every frame of its recordings and at the last step of its live
-    players, and the right arrow key always
+    text, no image without alt), also at the last step of its live players, and the right arrow key always
     reaches the next slide. One page load per deck, walked with the keyboard: the slide-by-slide
     view is what this checks (axe checks the whole deck at once in the scroll view, test_a11y)."""
     decks = request.getfixturevalue("slides" if build == "saved" else "lecture_slides")
@@ -578,17 +527,13 @@ def test_browser_deck_fits_1280x720_and_moves_on_linearly(chromium, request, bui
         if not fit["inside"] or fit["cut"] or fit["noAlt"] or fit["scale"] < MIN_SLIDE_SCALE:
             bad.append(f"slide {i + 1}: scale {fit['scale']}, inside {fit['inside']}, scrolls or cuts {fit['cut']}, "
                        f"{fit['noAlt']} images without alt")  # fmt: skip
-        stepped = page.evaluate(JS_RECORDING_FRAMES_FIT)
-        frames += stepped["shown"]
-        if stepped["outside"]:
-            bad.append(f"slide {i + 1}: stepped past the slide's foot: {stepped['outside']}")
         ended = page.evaluate(JS_LIVE_END_FITS, MIN_SLIDE_SCALE)
         frames += ended["shown"]
         if ended["outside"]:
             bad.append(f"slide {i + 1}: {ended['outside']}")
     _shot(page, f"deck_{build}_{lesson.stem}_last.png")
     page.context.close()
-    print(f"{lesson.stem} ({build}): {total} slides, all fit at all {frames} recorded frames and live ends; "
+    print(f"{lesson.stem} ({build}): {total} slides, all fit at all {frames} live ends; "
           f"smallest scale {min(scales):.2f}")
     assert not bad, bad
     assert not problems, problems
@@ -606,9 +551,9 @@ LEAST_PLAYER_SCALE = 0.95
 SMALL_PLAYER_SLIDES = {("02_subgradients", 2), ("04_margin_bound", 1), ("04_margin_bound", 3),
                        ("05_kernel_lifting", 2), ("05_kernel_lifting", 3)}
 
-# Every slide with a player (live, or a recording), in order: its number, its scale, the player's data panel.
+# Every slide with a player (live), in order: its number, its scale, the player's data panel.
 JS_PLAYER_SLIDES = """() => Reveal.getSlides().flatMap((s, i) => {
-  if (!s.querySelector('.course-live-widget, .perceptron-recording')) return [];
+  if (!s.querySelector('.course-live-widget')) return [];
   const plot = s.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect');
   const r = plot ? plot.getBoundingClientRect() : null;
   return [{slide: i + 1, scale: parseFloat(s.dataset.courseScale), plot: r ? Math.max(r.width, r.height) : null}];
@@ -644,7 +589,7 @@ def test_each_player_has_its_slide_at_full_size_in_the_lecture_deck(chromium, le
 
 @pytest.fixture(scope="session")
 def recorded_site(tmp_path_factory) -> dict:
-    """`make site` as it is made: every notebook re-run in the notebook preset, players recorded
+    """`make site` as it is made: every notebook re-run in the notebook preset, the widget state stored
     (the same build tests/test_a11y.py checks)."""
     return built("site", "notebook", str(tmp_path_factory.getbasetemp()))
 
@@ -653,7 +598,7 @@ def recorded_site(tmp_path_factory) -> dict:
 @pytest.mark.parametrize("notebook", [None, *ALL_NOTEBOOKS], ids=lambda p: "index" if p is None else _id(p))
 def test_browser_site_page_works_offline(chromium, recorded_site, notebook):
     """A page of `make site` from file:// with the network blocked: no error, the mathematics
-    typeset, and on a page with a player its first recording steps."""
+    typeset, and on a page with a player its first live player steps."""
     page_name = "index.html" if notebook is None else _id(notebook).replace(".ipynb", ".html")
     path = recorded_site["out"] / page_name
     page, problems = _offline_page(chromium, (1200, 900))
@@ -665,15 +610,12 @@ def test_browser_site_page_works_offline(chromium, recorded_site, notebook):
         if re.search(r"\$[^$\n]+\$|\\\(", path.read_text()):
             assert page.locator("mjx-container").count() > 0, "no mathematics was typeset"
         assert page.locator("text=Error").filter(has_text="Error displaying").count() == 0
-        recordings = page.locator(".perceptron-recording").count()
         live = page.locator(".course-live-widget").count()
         if live:
             page.wait_for_function("document.documentElement.dataset.courseWidgets", timeout=30_000)
-        assert (recordings + live > 0) == _has_player(notebook), f"{page_name}: {recordings} recordings, {live} live"
+        assert (live > 0) == _has_player(notebook), f"{page_name}: {live} live players"
         if live:
             _step_live(page, "body")
-        if recordings:
-            _step_recording(page, "body")
     _shot(page, "site_" + page_name.replace("/", "_").replace(".html", ".png"), full_page=False)
     assert not problems, problems
     page.context.close()

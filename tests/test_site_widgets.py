@@ -403,25 +403,6 @@ def test_the_drawn_players_have_no_serious_axe_violation(chromium, builds):
     page.context.close()
 
 
-def test_two_recordings_of_one_run_get_their_own_ids_and_drive_themselves():
-    """Two recordings of one run share an id (a hash of their frames), and the second's buttons drove the first.
-    The export gives the second its own id, in its element and its script."""
-    rec_id = "rec-0123456789ab"
-    html = (f'<div class="perceptron-recording" id="{rec_id}"><img src="data:image/png;base64,{PNG_1PX}">'
-            f'<script>var r = document.getElementById({json.dumps(rec_id)}); if (r.id !== {json.dumps(rec_id)}) {{}}'
-            "</script></div>")
-    first = re.search(r'id="(rec-[0-9a-f]{12})"', html).group(1)
-    outputs = [nbformat.v4.new_output("display_data", data={"text/html": html}) for _ in range(3)]
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("p", outputs=[o]) for o in outputs])
-    nb, _ = ce.UniqueRecordingIds().preprocess(nb, {})
-    texts = [c.outputs[0]["data"]["text/html"] for c in nb.cells]
-    for n, text in enumerate(texts, 1):
-        rec = first if n == 1 else f"{first}-{n}"
-        # the element's id, and the two places its script looks it up
-        assert f'id="{rec}"' in text and text.count(json.dumps(rec)) == 3, "the script looks for its own id"
-        assert text.replace(rec, first) == html, "nothing else changed"
-
-
 @pytest.mark.browser
 def test_two_live_players_of_a_page_have_distinct_ids(chromium, builds):
     path = builds["site"]["out"] / f"{LESSON}.html"

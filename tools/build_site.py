@@ -122,7 +122,6 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
     exporter.register_preprocessor(ce.CourseLinks(link_suffix=link_suffix, link_targets=targets), enabled=True)
     exporter.register_preprocessor(GlossaryLinks(), enabled=True)
     exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
-    exporter.register_preprocessor(ce.UniqueRecordingIds(), enabled=True)
     if path.suffix == ".md":  # the glossary: text only, nothing to re-run
         nb = glossary_notebook(path)
     else:

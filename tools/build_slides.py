@@ -123,7 +123,6 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
     exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
     exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
-    exporter.register_preprocessor(ce.UniqueRecordingIds(), enabled=True)
     deck = out_dir / f"{path.stem}.slides.html"
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem},
                  "course_widgets": widget_embed.page_resources(out_dir, deck)}

@@ -181,35 +181,6 @@ class CourseLinks(Preprocessor):
         return _NB_LINK_RE.sub(sub, text)
 
 
-class UniqueRecordingIds(Preprocessor):
-    """Give each recording of a page its own element id.
-
-    A recording's id is a hash of its frames, so two recordings of the same run on one page share it. (The
-    players no longer make recordings: they are live in the pages.) The second and later get
-    ``-2``, ``-3``...: every occurrence of the id in that output changes, its script's too, so each recording
-    still drives itself.
-    """
-
-    def preprocess(self, nb, resources):
-        seen: dict[str, int] = {}
-        for cell in nb.cells:
-            for out in cell.get("outputs", []):
-                html = out.get("data", {}).get("text/html")
-                if html is None:
-                    continue
-                text = "".join(html) if isinstance(html, list) else html
-                for rec in dict.fromkeys(_RECORDING_ID_RE.findall(text)):
-                    seen[rec] = seen.get(rec, 0) + 1
-                    if seen[rec] > 1:
-                        text = re.sub(rf"\b{re.escape(rec)}\b", f"{rec}-{seen[rec]}", text)
-                out["data"]["text/html"] = text
-        return nb, resources
-
-
-#: A recording's element id (recording_page: "rec-" and 12 hex digits).
-_RECORDING_ID_RE = re.compile(r'\bid="(rec-[0-9a-f]{12})"')
-
-
 # --------------------------------------------------------------------------- assets
 
 
