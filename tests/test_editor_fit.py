@@ -83,8 +83,9 @@ def misfits(m: dict, *, preset: str, where: str) -> list[str]:
 
 
 #: Still too tall (CSS px, whole / view, measured 2026-11-26): beside a 360 px data panel at 1280x720 the column holds
-#: the edit controls, the legend and the readout, but not also 04's claims chart (782 / 599) or 05's lifted view,
-#: which goes under the picture (1108 / 599). A picker of what goes beside the picture is the way left.
+#: the edit controls, the legend and the readout, but not also 04's claims chart (its edit controls stay above the
+#: player: 895 -> 685 / 599) or 05's lifted view, which goes under the picture (1262 -> 1108 / 599). A picker of what
+#: goes beside the picture is the way left.
 TOO_TALL = {("04_margin_bound", "lecture"), ("05_kernel_lifting", "lecture")}
 
 

@@ -55,11 +55,12 @@ export function fittedOn(spec, points) {
 
 /**
  * Put the editor's controls where the editor, whole, fits the screen (issue #30: a 1440x900 JupyterLab, a 1280x720
- * projector). Notebook preset: above the player, the folded parts (the keys, the player's with the editor's, and the
- * points as text) under the picture's legend, where the data panel leaves room (the column beside it may be the
- * taller: the lifted view). Lecture preset (large text, the data panel as tall as the room): beside the picture, at the top of the
- * player's column (`.pp-side`), after its charts and over its legend and readout, so that only the player's own
- * row of controls sits above the picture; the readout scrolls in that column if it must (`player.js` fitSide).
+ * projector). Notebook preset: above the player, the folded parts (the keys, the player's with the editor's, and
+ * the points as text) under the picture and its legend, where the data panel leaves room (the column beside it may
+ * be the taller: the lifted view). Lecture preset (large text, the data panel as tall as the room): beside the
+ * picture, at the top of the player's column (`.pp-side`), over its legend and readout, so that only the player's
+ * own row of controls sits above the picture; the readout scrolls in that column if it must (`player.js` fitSide).
+ * A lecture column that holds a chart (04's claims) is full already: there the controls stay above the player.
  * @param {HTMLElement} edits the edit row, the cursor's row, the message and the kernel note
  * @param {HTMLElement} foot the folded parts
  * @param {HTMLElement} playerRoot the player's root (`mountPlayer`'s `root`)
@@ -67,7 +68,8 @@ export function fittedOn(spec, points) {
  */
 export function placeEdits(edits, foot, playerRoot, large) {
   const side = large ? playerRoot.querySelector(".pp-side") : null;
-  if (side === null) {
+  // a column that holds a chart (04's claims) has no room left: the readout's headline would go out of view
+  if (side === null || side.querySelector(":scope > .pp-panel") !== null) {
     playerRoot.querySelector(".pp-figure")?.append(foot);
     // the player's key help (still the picture's description) folded with the editing keys, not a line under all
     const stepKeys = playerRoot.querySelector(":scope > .pp-keyhelp");
