@@ -419,3 +419,20 @@ def test_the_panel_refuses_a_run_that_is_not_on_lifted_points():
     with pytest.raises(ValueError, match="one label per point"):
         Z = kernels.lift(X)
         LiftedPanel().front(fit_perceptron(Z, y), Z, y[:-1], style=style.get("notebook"))
+
+
+def test_boundary_in_view_asked_again_answers_the_same_in_new_arrays():
+    """`boundary_in_view` remembers its last answer (a data panel's note asks the same question right after): the
+    same question gives equal pieces in new arrays, so a caller that changes its answer changes nothing else."""
+    from perceptron_lib.core.lift_view import boundary_in_view
+
+    w, b, view = np.array([0.3, -0.2, -1.0]), 1.5, ((-2.0, 2.0), (-1.0, 1.0))
+    first = boundary_in_view(w, b, *view)
+    kept = [p.copy() for p in first]
+    first[0][:] = 99.0
+    again = boundary_in_view(w, b, *view)
+    assert all(np.array_equal(p, q) for p, q in zip(again, kept, strict=True)) and again[0] is not first[0]
+    other = boundary_in_view(w, -b, *view)  # another question, then the first again: each its own answer
+    assert not any(np.array_equal(p, q) for p, q in zip(other, kept, strict=False))
+    assert all(np.array_equal(p, q) for p, q in zip(boundary_in_view(w, b, *view), kept, strict=True))
+    assert boundary_in_view(w, b, *view, samples=8)[0].shape != kept[0].shape  # samples is part of the question
