@@ -15,7 +15,7 @@ the test (``pc-test-a``, ``-b``, ``-c``, ``pc-test-inst``), removed with their h
 * A student's kernel killed (as the out-of-memory killer would) does not stop another stepping.
 * A stopped and restarted server, and a restarted hub, lose no saved notebook.
 * The instructor's commands (tools/hub/classroom.py): ``make hub-release`` merges a corrected lesson into
-  every copy at once; two students answer exercise 01.2 (one right, one wrong), ``make hub-collect`` and
+  every copy at once; two students answer exercise 1.2 (one right, one wrong), ``make hub-collect`` and
   ``make hub-grade`` give a gradebook with their rows (1 and 0), and a student reads neither another's
   copy nor any submission, from the kernel or through the contents API.
 
@@ -187,8 +187,8 @@ def _login(chromium, hub, name):
 
 # The notebook on show (lesson 00, opened at login, stays in its hidden tab).
 SHOWN = ".jp-NotebookPanel:not(.lm-mod-hidden)"
-# A player of the kernel (StepThrough) or of the browser (BrowserPlayer, BrowserControlled): the lesson's first one.
-PLAYER = ".perceptron-stepthrough, .perceptron-browserplayer"
+# A player (BrowserPlayer, BrowserControlled: both draw in the browser): the lesson's first one.
+PLAYER = ".perceptron-browserplayer"
 READOUT = ".perceptron-readout, .pp-readout"
 
 
@@ -560,7 +560,7 @@ def _answer(u, exercise: int, value: str) -> None:
 
 
 def test_two_students_hand_in_the_instructor_collects_and_grades(hub):
-    """`make hub-collect` then `make hub-grade`: A answers 01.2 right, B wrong; the gradebook has both rows."""
+    """`make hub-collect` then `make hub-grade`: A answers 1.2 right, B wrong; the gradebook has both rows."""
     import csv
 
     from tools.hub import classroom
@@ -582,11 +582,11 @@ def test_two_students_hand_in_the_instructor_collects_and_grades(hub):
     assert gradebook == collection / "gradebook.csv"
     table = {r["student"]: r for r in csv.DictReader(gradebook.open(encoding="utf-8"))}
     assert sorted(table) == sorted(STUDENTS), table
-    got = {s: (table[s]["01.1"], table[s]["01.2"], table[s]["01.3"], table[s]["total"]) for s in STUDENTS}
+    got = {s: (table[s]["1.1"], table[s]["1.2"], table[s]["1.3"], table[s]["total"]) for s in STUDENTS}
     assert got == {"pc-test-a": ("0", "1", "0", "1"), "pc-test-b": ("0", "0", "0", "0"),
                    "pc-test-c": ("0", "0", "0", "0")}, got  # fmt: skip
     notes = list(csv.DictReader((collection / "gradebook-notes.csv").open(encoding="utf-8")))
-    why_b = [n["why"] for n in notes if n["student"] == "pc-test-b" and n["exercise"] == "01.2"]
+    why_b = [n["why"] for n in notes if n["student"] == "pc-test-b" and n["exercise"] == "1.2"]
     assert why_b and why_b[0].startswith("wrong: not quite"), notes
     # the instructor reads the gradebook in their own JupyterLab
     r = inst.user("GET", f"/api/contents/submissions/{collection.name}/gradebook.csv")
