@@ -6,7 +6,7 @@
 
 import { markerPath, PT, svgEl } from "./scene.js";
 
-/** The speed choices: label and time between steps while playing, ms (`stepthrough.SPEEDS`). */
+/** The speed choices: label and time between steps while playing, ms (the player's `interval_ms` is one of them by default). */
 export const SPEEDS = [
   ["0.5/s", 2000],
   ["1/s", 1000],
