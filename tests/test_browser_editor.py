@@ -31,7 +31,7 @@ def _editor(**kw):
 def _check_run(editor, X, y, **settings):
     """The editor's `run` trait is the library's run on (X, y) with these settings, words and all."""
     run = fit_perceptron(X, y, **settings)
-    trait = editor.run
+    trait = editor.full_run()  # the whole trait (after an edit, `run` holds the library run alone)
     assert trait["version"] == RUN_VERSION and trait["K"] == len(run.history) - 1
     assert trait["X"] == X.tolist() and np.array_equal(trait["w"], run.history.w)
     notes = summary_lines(summarize(X, y, run))
@@ -140,14 +140,14 @@ def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_comp
     editor = BrowserEditor(fit_perceptron(X4, y4, fit_bias=False), X4, y4, panels=[claims])
     assert editor.options["panels"] == [claims.browser()] and editor.options["kernel_note"] == KERNEL_NOTE
     s = _style.get(None)
-    assert editor.run["panels"] == [claims.front(fit_perceptron(X4, y4, fit_bias=False), X4, y4, style=s)]
+    assert editor.full_run()["panels"] == [claims.front(fit_perceptron(X4, y4, fit_bias=False), X4, y4, style=s)]
     X5, y5 = np.vstack([X4, [[-1.5, 0.25]]]), np.append(y4, -1.0)
     editor.points = [X5.tolist(), y5.tolist()]  # as the browser sends them: the library's run with its panel
     assert editor.library_run.mistakes == len(editor.run["w"]) - 1
-    assert editor.run["panels"] == [claims.front(editor.library_run, X5, y5, style=s)]
-    assert "message" not in editor.run["panels"][0]
+    assert editor.full_run()["panels"] == [claims.front(editor.library_run, X5, y5, style=s)]
+    assert "message" not in editor.full_run()["panels"][0]
     editor.points = [[], []]
-    assert editor.run["panels"][0]["message"].startswith("No margin: no points.")
+    assert editor.full_run()["panels"][0]["message"].startswith("No margin: no points.")
     # a fit of the lesson's own (06): its panel and its readout, with the run it made
     fit = AnswersFit(epochs=3)
     X, y = TEN
@@ -155,7 +155,7 @@ def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_comp
                            kernel_note="needs Python")
     assert editor.options["panels"] == [AnswersPanel(fit).browser()] and editor.options["fit"] == fit.browser()
     ar = fit_averaged(X, y, epochs=3)
-    assert np.allclose(editor.run["panels"][0]["lines"][0]["w"], ar.averages()[0])
+    assert np.allclose(editor.full_run()["panels"][0]["lines"][0]["w"], ar.averages()[0])
     K = editor.run["K"]
     assert editor.lines(K)[1].startswith(f"Training errors of the {len(y)} points after update {K}:")
 

@@ -513,7 +513,7 @@ def test_the_librarys_run_replaces_the_browsers_keeping_focus_cursor_and_selecti
     assert s1["selected"] == 1 and len(s1["y"]) == 11
     # the kernel's side: the points arrive, the library fits them and sets run (its words marked to tell them)
     editor.points = s1["points"]
-    library = json.loads(json.dumps(editor.run))
+    library = json.loads(json.dumps(editor.full_run()))  # whole, to mark its words
     library["lines"][s1["k"]][0] = "THE LIBRARY'S WORDS"
     page.evaluate("(r) => window.model.fromPython('run', r)", library)
     s2 = _shown(page)

@@ -139,7 +139,7 @@ def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
     run = editor.library_run
     same(got["w"], run.history.w.tolist(), "w")
     same(got["b"], run.history.b.tolist(), "b")
-    assert got["lines"] == editor.run["lines"]  # the library's words, letter for letter
+    assert got["lines"] == editor.full_run()["lines"]  # the library's words, letter for letter
     want = _lifted_boundaries(run, got["view"])
     same(got["curves"], want["curves"], "curves")
     assert got["notes"] == want["notes"]

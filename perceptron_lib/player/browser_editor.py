@@ -27,6 +27,7 @@ from ..core.training import fit_perceptron
 from ..draw import style as _style
 from . import front
 from .browser import RUN_VERSION, _front_panels, _lifted_boundaries, _Still, run_trait
+from .library_run import library_trait
 from .panels.data import DataPanel
 from .readout import all_words, alt_text, plural, state_lines
 from .recording import ShownWidget
@@ -221,6 +222,9 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
             raise TypeError(f"readout must be a function readout(run, X, y, k) -> list of str, or None; got "
                             f"{type(readout).__name__}.")
         self._fit, self._separator, self._style, self._readout = fit, str(separator), _style.get(style), readout
+        # the browser words every step and computes every panel of the library's run itself (`library_trait`)
+        self._lean = (all(r is not None for r in recipes) and (fit is None or fit_recipe is not None)
+                      and (readout is None or getattr(readout, "browser_kind", None) is not None))
         self._run = self._summary = self._still = None
         chosen = _settings(fit_settings(run, max_epochs=max_epochs), settings)
         points = _as_trait(*start.arrays())
@@ -253,13 +257,23 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
             return self._fit(X, y)
         return fit_perceptron(X, y, **settings)
 
-    def _fitted(self, X, y, settings) -> dict:
-        """The `run` trait of the library's run on (X, y), remembered with its summary."""
+    def _fitted(self, X, y, settings, *, lean=False) -> dict:
+        """The `run` trait of the library's run on (X, y), remembered with its summary. With `lean`, where the
+        browser has a port of every word and panel, the run itself (`library_trait`), else the full trait."""
         run = self._fit_run(X, y, settings)
         X = self._lifted(X)
         summary = summarize(X, y, run)
-        notes = summary_lines(summary, separator=self._separator)
         self._run, self._summary, self._data, self._still = run, summary, (X, y), None
+        if lean and self._lean and len(y):
+            averaged = self._averaged(run)
+            if averaged is not False:
+                return library_trait(run, X, y, summary, style=self._style, averaged=averaged)
+        return self._full_trait()
+
+    def _full_trait(self) -> dict:
+        """The `run` trait of the library's run now, whole: every step's words and panels computed here."""
+        run, (X, y), summary = self._run, self._data, self._summary
+        notes = summary_lines(summary, separator=self._separator)
 
         lines, alts = all_words(run, X, y)  # `state_lines` and `alt_text` of every step of this run, in one pass
         if self._readout is not None and len(y):
@@ -281,8 +295,20 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
                 "style": self.run["style"], "crossed": "wrong side" if run.update_on == "negative" else "mistake",
                 "panels": [p.front(run, X.reshape(-1, X.shape[1]), y, style=self._style) for p in self._panels]}
 
+    def _averaged(self, run):
+        """The averaged fit's t and seen for `run` (`AnswersFit.answers`), None for a plain fit, False if unknown."""
+        if self._fit is None:
+            return None
+        got = self._fit.answers(run) if callable(getattr(self._fit, "answers", None)) else None
+        return False if got is None else {"t": np.asarray(got[0].t, dtype=int).tolist(), "seen": int(got[0].seen)}
+
     def _refit(self, _change=None):
-        self.run = self._fitted(self.X, self.y, self.settings)
+        self.run = self._fitted(self.X, self.y, self.settings, lean=True)
+
+    def full_run(self) -> dict:
+        """The library's run now as the full `run` trait (`browser.run_trait`: every step's words and panel
+        numbers computed in Python), what the browser builds from a lean ``run`` (`library_trait`)."""
+        return self.run if self.run.get("form") != "library" else self._full_trait()
 
     def refit(self) -> None:
         """Fit the same points again (after the fit changed: a control of the lesson's that `fit` reads)."""
@@ -334,7 +360,12 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
 
     def lines(self, k=None) -> list:
         """The readout at step k (default: the step shown, clamped to the library's run), the headline first."""
-        return list(self.run["lines"][min(self.k if k is None else k, self.run["K"])])
+        k = min(self.k if k is None else k, self.run["K"])
+        if "lines" in self.run:
+            return list(self.run["lines"][k])
+        X, y = self._data
+        notes = summary_lines(self._summary, separator=self._separator)
+        return [*(self._readout or state_lines)(self._run, X, y, k), *notes]
 
     def load(self, X, y, *, lesson=False) -> None:
         """Replace every point (2-D X, labels y in {-1, +1}), by the editor's rules; with ``lesson=True`` they
@@ -369,4 +400,8 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     @property
     def alt(self) -> str:
         """The picture's accessible name at the step shown."""
-        return self.run["alt"][min(self.k, self.run["K"])]
+        k = min(self.k, self.run["K"])
+        if "alt" in self.run:
+            return self.run["alt"][k]
+        X, y = self._data
+        return f"{alt_text(self._run, X, y, k)} {EDIT_HINT}"

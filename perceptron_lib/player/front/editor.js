@@ -33,7 +33,15 @@ import {
 import { lift } from "./max_margin.js";
 import { pointsLiteral, snapPoint } from "./own_data.js";
 import { clampStep, mountPlayer } from "./player.js";
-import { BROWSER_KINDS, editorFit, editorRunSpec, fitOptions, liftedSteps, viewFor } from "./runspec.js";
+import {
+  BROWSER_KINDS,
+  editorFit,
+  editorRunSpec,
+  fitOptions,
+  libraryRunSpec,
+  liftedSteps,
+  viewFor,
+} from "./runspec.js";
 
 /** How long the browser's run shows before the editor says that some panels wait for a kernel, ms. */
 export const KERNEL_WAIT_MS = 1500;
@@ -121,18 +129,20 @@ export function mountEditor(model, el) {
 
   // with `options.lift` ("bowl") the points are fitted lifted, (x1, x2, x1² + x2²), as Python fits them
   const fitted = () => (options.lift ? lift(state.X) : state.X);
-  const own = () =>
-    editorRunSpec(editorFit(fitted(), state.y, settings, options.fit), fitted(), state.y, {
-      style,
-      view,
-      separator: options.separator,
-      hint: options.hint,
-      recipes: options.panels ?? [],
-      lift: options.lift ?? null,
-      readout: options.readout ?? null,
-    });
-  /** Python's run in the editor's view: a run on lifted points gets its circles cut to that view. */
+  const look = () => ({
+    style,
+    view,
+    separator: options.separator,
+    hint: options.hint,
+    recipes: options.panels ?? [],
+    lift: options.lift ?? null,
+    readout: options.readout ?? null,
+  });
+  const own = () => editorRunSpec(editorFit(fitted(), state.y, settings, options.fit), fitted(), state.y, look());
+  /** Python's run in the editor's view: a run on lifted points gets its circles cut to that view. A lean trait
+   * (the library's run alone: `library_run.py`) is worded and given its panels here, as the browser's own run. */
   const inView = (next) => {
+    if (next.form === "library") return libraryRunSpec(next, look());
     const same = ["xlim", "ylim"].every((a) => next.view[a].every((v, j) => v === view[a][j]));
     return next.mode === "lifted" && !same
       ? { ...next, view, ...liftedSteps(next.w, next.b, view) }
@@ -324,7 +334,7 @@ export function mountEditor(model, el) {
   };
   for (const [event, handler] of Object.entries(fromPython)) model.on(event, handler);
 
-  if (fittedOn(spec, state)) show(spec, clampStep(model.get("k"), spec.K), "library");
+  if (fittedOn(spec, state)) show(inView(spec), clampStep(model.get("k"), spec.K), "library");
   else show(own(), clampStep(model.get("k"), Number.MAX_SAFE_INTEGER));
   say(EDIT_HINT);
 

@@ -139,14 +139,15 @@ export function wrongAt(w, b, X, y, updateOn) {
  *   name ends with (what a click does), the recipe of each of the editor's panels (null: the browser cannot compute
  *   it; `browserPanels`), and "bowl" when X is lifted (x1, x2, x1² + x2²): then each state's circle in the view
  *   and the data panel's note on it (`liftedSteps`), as Python's `run_trait` sends them; `readout` "answers" puts
- *   the four answers' line after each step's headline (`AnswersFit.readout`, for a run of `fitAveraged`)
+ *   the four answers' line after each step's headline (`AnswersFit.readout`, for a run of `fitAveraged`);
+ *   `summary`, when given, the summary's numbers (the library's, `libraryRunSpec`) instead of `summarize`'s
  * @returns {object}
  */
 export function editorRunSpec(run, X, y, look) {
   const h = run.history;
   const K = h.i.length;
   const updateOn = run.settings.updateOn;
-  const summary = summarize(X, y, run);
+  const summary = look.summary ?? summarize(X, y, run);
   const notes = summaryLines(summary, look.separator);
   const mistakes = lazySteps(K + 1, (k) => wrongAt(h.w[k], h.b[k], X, y, updateOn));
   const tail = look.hint ? ` ${look.hint}` : "";
@@ -228,4 +229,49 @@ export function liftedSteps(W, B, view) {
     curves: lazySteps(W.length, curve),
     notes: lazySteps(W.length, (k) => boundaryNote(W[k], B[k], view.xlim, view.ylim, k === 0)),
   };
+}
+
+/**
+ * The run of a lean `run` trait (`perceptron_lib.player.library_run.library_trait`: the library's run, without its
+ * words or panels) as `fitPerceptron` returns a run, so that the library's states are worded and drawn as the
+ * browser's own run is.
+ * @param {object} msg the lean trait (its `form` is "library")
+ * @returns {object}
+ */
+export function libraryRun(msg) {
+  const s = msg.settings;
+  const history = {
+    w: msg.w,
+    b: msg.b,
+    i: msg.i,
+    epoch: msg.epoch,
+    marginBefore: msg.margin_before,
+    marginAfter: msg.margin_after,
+  };
+  const settings = {
+    eta: s.eta,
+    order: s.order,
+    w0: msg.w[0],
+    b0: msg.b[0],
+    fitBias: s.fit_bias,
+    updateOn: s.update_on,
+    margin: s.margin,
+  };
+  const [w, b] = [msg.w[msg.K], msg.b[msg.K]];
+  const run = { w: w.slice(), b, mistakes: msg.mistakes, epochs: msg.epochs, converged: msg.converged };
+  return { ...run, cycle: msg.cycle, history, settings, ...(msg.averaged ? { averaged: msg.averaged } : {}) };
+}
+
+/**
+ * The spec of the library's run from its lean trait: the run (`libraryRun`) and the library's summary numbers
+ * (JSON's null for NaN read back as NaN) through `editorRunSpec`, with the editor's `look`.
+ * @param {object} msg the lean trait
+ * @param {object} look as `editorRunSpec`'s
+ * @returns {object} the spec, its `form` "library"
+ */
+export function libraryRunSpec(msg, look) {
+  const nan = (v) => v ?? Number.NaN;
+  const m = msg.summary;
+  const summary = { ...m, R: nan(m.R), gamma: nan(m.gamma), bound: nan(m.bound), boundPlain: nan(m.boundPlain) };
+  return { ...editorRunSpec(libraryRun(msg), msg.X, msg.y, { ...look, summary }), form: "library" };
 }
