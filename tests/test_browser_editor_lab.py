@@ -124,6 +124,18 @@ def test_lesson_00s_drawing_board_edits_in_the_browser_and_the_kernel_follows(re
         shown = editor.evaluate(JS_SHOWN)
         assert shown["message"].startswith("Added point 10") or shown["message"].startswith("Not done")
         assert _kernel_editor(page, editor)["lines"] == shown["lines"]
+        # the notebook's one-key shortcuts (command mode: b adds a cell, d d deletes one) stay off while the picture
+        # has the focus: they once deleted the editor's own cell
+        cells = "() => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell').length"
+        n_cells = page.evaluate(cells)
+        editor.locator(".pp-picture").focus()
+        assert page.evaluate("() => !!document.querySelector('.jp-Notebook.jp-mod-commandMode')"), "not command mode"
+        for keys in (("b", "a"), ("d", "d"), ("x",)):  # each would change the count in command mode
+            for key in keys:
+                page.keyboard.press(key)
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            assert page.evaluate(cells) == n_cells, f"the notebook's shortcut {' '.join(keys)} acted on the picture"
+        assert editor.evaluate("(el) => el.isConnected") and editor.evaluate(JS_SHOWN)["points"] == shown["points"]
         assert not errors, errors
     finally:
         context.close()

@@ -23,6 +23,20 @@ export function pageNumber(name) {
 }
 
 /**
+ * Keep a focused picture's plain keys in it: a key without Ctrl, Meta or Alt pressed there goes no further up the
+ * page than `node` (Tab and Escape excepted), so a page's one-key shortcuts never act behind it (JupyterLab's command
+ * mode: "d d" deletes the cell, "b" adds one). The page listens in the bubble phase (JupyterLab starts with
+ * `bubblingKeydown`), after `node`. A key with a modifier (Ctrl+S saves) goes on.
+ * @param {Element} node
+ */
+export function keepPlainKeys(node) {
+  node.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" || event.key === "Escape") return;
+    event.stopPropagation();
+  });
+}
+
+/**
  * A number as a person writes it (`readout.num`): 2 not 2.0, else 4 significant digits (Python's "{:.4g}").
  * @param {number} v
  * @returns {string}

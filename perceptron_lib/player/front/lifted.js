@@ -10,7 +10,7 @@
  */
 
 import { htmlEl } from "./controls.js";
-import { pageNumber, tickLabel, ticks } from "./geometry.js";
+import { keepPlainKeys, pageNumber, tickLabel, ticks } from "./geometry.js";
 import { behindPlane, pictureSize, projection, TURN_STEP, viewAxes, wrapAngle } from "./lift_geometry.js";
 import { fmt, markerPath, PT, svgEl } from "./scene.js";
 
@@ -370,6 +370,7 @@ function wireTurns(picture, { azimuth, elevation }, state, turn) {
     event.stopPropagation();
     turn(state.elev + move[0], state.azim + move[1]);
   });
+  keepPlainKeys(picture);
   let drag = null;
   picture.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;

@@ -10,6 +10,7 @@
  */
 
 import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, setSteps, showReadout } from "./controls.js";
+import { keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, drawFrame, PT } from "./scene.js";
 
@@ -255,6 +256,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
     focused = false;
     listen();
   });
+  keepPlainKeys(picture); // the page's one-key shortcuts stay off while it has the focus
   on(picture, "pointerenter", () => {
     hovered = true;
     listen();
