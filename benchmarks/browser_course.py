@@ -94,7 +94,8 @@ JS_EXECUTE = """async (code) => {
 }"""
 
 #: The kernel's stopwatch on every BrowserEditor: each comm message in (`recv`, `done`: epoch s), and inside it the
-#: fit, the summary, the words, the trait and `_fitted` as a whole ((start, end) pairs). Installed once per widget.
+#: fit, the summary, the words, the trait (the full one, or the lean `library_trait` with no words) and `_fitted`
+#: as a whole ((start, end) pairs). Installed once per widget.
 KERNEL_WATCH = """
 import time as _bench_time
 import warnings as _bench_warnings
@@ -109,8 +110,9 @@ if not hasattr(_bench_be, "_bench_log"):
             _bench_be._bench_now[0].setdefault(name, (t, _bench_time.time()))
             return r
         return timed
-    for _name in ("all_words", "run_trait", "summarize"):
-        setattr(_bench_be, _name, _bench_timed(_name, getattr(_bench_be, _name)))
+    for _name in ("all_words", "run_trait", "summarize", "library_trait"):
+        if hasattr(_bench_be, _name):
+            setattr(_bench_be, _name, _bench_timed(_name, getattr(_bench_be, _name)))
 with _bench_warnings.catch_warnings():
     _bench_warnings.simplefilter("ignore", DeprecationWarning)  # _active_widgets: the widgets of this kernel
     _bench_editors = [w for w in _BenchWidget._active_widgets.values() if isinstance(w, _bench_be.BrowserEditor)]
@@ -304,13 +306,13 @@ def _split(r: dict) -> dict:
         if rec is None or t["sent"] is None or t["received"] is None:
             continue
         ms = {name: (rec[name][1] - rec[name][0]) * 1e3 for name in ("fit", "summarize", "all_words", "run_trait",
-                                                                     "fitted") if name in rec}
+                                                                     "library_trait", "fitted") if name in rec}
         parts["K"].append(rec.get("K"))
         parts["to_kernel"].append(rec["recv"] * 1e3 - t["sent"])
         parts["fit"].append(ms.get("fit"))
         parts["summary"].append(ms.get("summarize"))
         parts["words"].append(ms.get("all_words"))
-        parts["trait"].append(ms.get("run_trait"))
+        parts["trait"].append(ms.get("run_trait", ms.get("library_trait")))  # the full trait, or the lean one
         parts["fitted"].append(ms.get("fitted"))
         parts["send"].append(rec["done"] * 1e3 - rec["fitted"][1] * 1e3)
         parts["to_page"].append(t["received"] - rec["done"] * 1e3)
@@ -321,7 +323,8 @@ def _split(r: dict) -> dict:
 def print_edits(rows: list) -> None:
     print("\nAn edit (a click adding a point) to the new run painted (ms, medians). With a kernel: to the library's "
           "run drawn (its readout) and painted, and where the time went: page -> kernel (from the points' message "
-          "sent), in the kernel the fit, the summary, the words (all_words), the trait (run_trait), _fitted in all, "
+          "sent), in the kernel the fit, the summary, the words (all_words), the trait (run_trait, or the lean "
+          "library_trait), _fitted in all, "
           "the trait's send, kernel -> page (until the run is parsed), the front end drawing it")
     print("| editor | load | load avg | K after the edit | browser's run painted (handler) | library's run drawn / "
           "painted | to kernel | fit | summary | words | trait | _fitted | send | to page | front |")

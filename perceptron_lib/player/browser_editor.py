@@ -173,9 +173,13 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     -----------------------------------------------------
     Synced traits:
 
-    ``run`` (dict, Python -> browser): the library's run on the points, in `BrowserPlayer`'s format
+    ``run`` (dict, Python -> browser): the library's run on the points. At first in `BrowserPlayer`'s format
         (`browser.run_trait`, ``version`` `RUN_VERSION`): its ``lines`` are `readout.state_lines` followed by
-        `own_data.summary_lines`, its ``alt`` `readout.alt_text` followed by `EDIT_HINT`. The browser draws it
+        `own_data.summary_lines`, its ``alt`` `readout.alt_text` followed by `EDIT_HINT`. After each edit, when
+        every panel has a ``browser()`` recipe and the readout (if any) a ``browser_kind``: the run alone, its
+        ``form`` "library" (`library_run.library_trait`: the states, the updates, the settings and the library's
+        summary numbers), which the browser words and gives its panels by its ported code (``front/runspec.js``
+        `libraryRunSpec`); else the full trait (`full_run`). The browser draws it
         only while its points are the run's ``X`` and ``y`` (a run of older points is dropped), in its own view,
         at the step shown, keeping the focus, the keyboard cursor and the selection.
     ``points`` (list ``[X, y]``, both ways): the points now, X as pairs and y as +1/-1. The browser sets it after
