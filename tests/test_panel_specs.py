@@ -114,6 +114,20 @@ def test_claims_spec_says_no_margin_on_points_no_line_separates():
     assert spec["lines"] == [] and spec["cursor"] is None
 
 
+def test_claims_spec_says_no_line_through_the_origin_where_only_that_fails():
+    # a line with offset (x1 + x2 = 1.5) separates them, none through the origin does (a student's example)
+    X, y = np.array([[0.5, 0.5], [1.0, 1.0], [0.6, 0.4]]), np.array([1, -1, 1])
+    for fit_bias, want in ((False, "No margin: no line through the origin separates these points."),
+                           (True, None)):
+        run = fit_perceptron(X, y, fit_bias=fit_bias, max_epochs=50)
+        panel, ax = drawn(ClaimsPanel(), run, X, y)
+        spec = panel.front(run, X, y, style=S.get("notebook"))
+        if want is None:
+            assert "message" not in spec and spec["lines"]
+        else:
+            assert spec["message"].startswith(want) and want in "".join(t.get_text() for t in ax.texts)
+
+
 def test_loss_spec_holds_the_curve_the_cursor_and_its_dot(forty):
     run, X, y = forty
     values = np.linspace(3.0, 0.0, len(run.history))

@@ -158,7 +158,9 @@ export function claimsTrace(run, X, y) {
   if (nPos === 0 || nPos === y.length) return { why: "no points of one class." };
   const h = run.history;
   const { fitBias, eta } = run.settings;
-  const none = { why: "no line separates these points." };
+  const none = {
+    why: fitBias ? "no line separates these points." : "no line through the origin separates these points.",
+  };
   if (h.w[0].some((v) => v !== 0) || h.b[0] !== 0) return none; // the theorem starts from 0 (trace refuses)
   const sep = maxMarginSeparator(X, y, { fitBias });
   if (!sep.separable) return none;

@@ -48,6 +48,11 @@ def _caption(k, bound, sep) -> str:
     return f"t = {k} mistake{'' if k == 1 else 's'},{sep}bound (R/γ)² = {_num(bound)}"
 
 
+def _no_line(run) -> str:
+    """Why the claims have no separator: none, through the origin for a run without offset (``front/claims.js``)."""
+    return "no line separates these points." if run.fit_bias else "no line through the origin separates these points."
+
+
 class ClaimsPanel:
     """A panel of the players (`perceptron_lib.player.BrowserPlayer`): the proof's quantities against t.
 
@@ -107,7 +112,7 @@ class ClaimsPanel:
         except ValueError:  # the data are not separable (by a line through 0 for a homogeneous run)
             if self.u is not None:
                 raise
-            return self._no_margin(ax, s, "no line separates these points.")
+            return self._no_margin(ax, s, _no_line(run))
         K, eta, gamma, R = tr.mistakes, tr.eta, tr.gamma, tr.R
         xmax = self.xmax = self._xmax(K, tr.bound)
         grid = np.linspace(0.0, xmax, 400)
@@ -220,7 +225,7 @@ class ClaimsPanel:
             except ValueError:
                 if self.u is not None:
                     raise
-                why = "no line separates these points."
+                why = _no_line(run)
         if why is not None:
             spec = _spec.chart("claims", K=K, title="Claims 1 and 2: no separator", xlabel="", ylabel="",
                                xlim=[0, 1], ylim=[0, 1], cursor_color=_style.CURSOR_COLOR, cursor_width=0.0,
