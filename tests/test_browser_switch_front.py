@@ -249,8 +249,9 @@ def _methods():
 def test_lesson_02s_methods_switch_keeps_its_headline_in_a_1280x720_view(switch_page, preset):
     """At a 1280x720 JupyterLab's width (about 1060 px for an output) the choice, the picture, Step and the
     readout's headline lie within the 599 px of the notebook's view: the contour map comes under the readout
-    (notebook preset) or on a row of its own under the picture (lecture), never over another panel; and every run
-    draws the map on the same axes (one box for all their paths)."""
+    (notebook preset) or under a tab of the column beside the picture (lecture: with the headline above it, all in
+    the view; the next run keeps the tab), never over another panel; and every run draws the map on the same axes
+    (one box for all their paths)."""
     page = switch_page
     X8, y8, runs, panels = _methods()
     switch = BrowserSwitch(runs, X8, y8, panels=panels(), description="method", style=preset)
@@ -273,13 +274,20 @@ def test_lesson_02s_methods_switch_keeps_its_headline_in_a_1280x720_view(switch_
         assert m["choice"][2] >= m["picture"][3], "the choice sits beside the picture"
         if preset == "notebook":
             assert m["map"][0] >= m["readout"][1] and m["map"][2] >= m["picture"][3], "the map under the readout"
+            assert m["map"][0] >= m["chart"][1] or m["map"][2] >= m["chart"][3], "the map over the loss chart"
         else:
-            assert m["map"][0] >= m["picture"][1], "the map on a row under the picture"
-        assert m["map"][0] >= m["chart"][1] or m["map"][2] >= m["chart"][3], "the map over the loss chart"
+            page.click("#widget [role=tab]:text-is('loss map')")
+            m = page.evaluate(measure)
+            assert m["map"][2] >= m["picture"][3] and m["map"][0] >= m["head"][1], "the map beside, under the headline"
+            parts = [m["choice"], m["picture"], m["step"], m["head"], m["map"]]
+            tall = max(p[1] for p in parts) - min(p[0] for p in parts)
+            assert tall <= 599, f"{preset}: choice + picture + Step + headline + map {tall:.0f} px > 599"
         maps = set()
         for j in range(len(runs)):
             page.click(f"#widget .perceptron-choice label:nth-of-type({j + 1})")
             maps.add(page.eval_on_selector("#widget .pp-contour .pp-axes", "e => e.outerHTML"))
+            if preset == "lecture":
+                assert page.is_visible("#widget .pp-contour"), "the next run keeps the map's tab"
         assert len(maps) == 1, "the map's axes changed with the run"
     finally:
         page.evaluate("() => { document.querySelector('main').style.width = ''; }")

@@ -304,10 +304,9 @@ export function buildContour(doc, run, spec) {
       point,
     );
   };
-  // tall: in the lecture preset the player puts it after the column beside the data panel, whose readout then
-  // stays in a projector's view (over the loss chart it pushed the headline to 808 px of a 599 px view); on a row
-  // of its own, so that it never squeezes that column (its chart's text shrank to 12 px at 1180 px wide)
-  if (style.text_px > 0) el.style.flexBasis = "100%";
+  // tall: in the lecture preset the player shows it under a tab of the column beside the data panel (`buildTabs`),
+  // whose readout's headline then stays in a projector's view (over the loss chart it pushed the headline to 808 px
+  // of a 599 px view; on a row of its own under the picture, lesson 02's methods switch took a deck slide at 0.68)
   // in the notebook preset it comes after the readout in that column (underReadout), as the lifted view does: over
   // it the map and the loss chart pushed a run switch's headline to 686 px of a 599 px view (lesson 02's methods)
   return { el, draw, legend: [], tall: true, underReadout: true };

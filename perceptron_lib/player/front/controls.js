@@ -50,8 +50,21 @@ export const CSS = `
 .perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
 .perceptron-browserplayer .pp-keys summary { cursor: pointer; padding: 4px 6px; }
 .perceptron-browserplayer .pp-keys[open] { flex-basis: 100%; }
-.perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp) { font-size: var(--pp-text); }
+.perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp, .pp-tabs [role="tab"]) {
+  font-size: var(--pp-text); }
 .perceptron-browserplayer.pp-large .pp-controls { margin-bottom: 2px; }
+.perceptron-browserplayer .pp-tabs { display: flex; flex-wrap: wrap; gap: 4px; border-bottom: 2px solid #595959; }
+.perceptron-browserplayer .pp-tabs [role="tab"] { border-radius: 4px 4px 0 0; margin-bottom: -2px; }
+.perceptron-browserplayer .pp-tabs [aria-selected="true"] { background: #fff; border-bottom: 2px solid #fff;
+  font-weight: bold; }
+/* a tall panel under a tab: with the tabs and the headline above it, in a 1280x720 view (lesson 02's switch: 587 px
+   of 599, its choice above the column) */
+.perceptron-browserplayer .pp-tabpanel .pl-picture svg, .perceptron-browserplayer .pp-tabpanel svg.pp-contour {
+  max-height: 340px; width: auto; }
+.perceptron-browserplayer .pp-side.pp-on-panel > :not(.pp-tabs, .pp-readout, .pp-tabpanel) { display: none; }
+.perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0; overflow: visible;
+  flex-shrink: 0; }
+.perceptron-browserplayer .pp-side.pp-on-panel > .pp-readout > p:not(:first-child) { display: none; }
 `;
 
 /**
@@ -286,4 +299,83 @@ export function showReadout(readout, lines) {
     return p;
   });
   readout.replaceChildren(...paragraphs);
+}
+
+/** A tab's name for a panel of each kind (the tab picker of the lecture preset's column, `buildTabs`). */
+export const TAB_NAMES = {
+  lifted: "3-D view",
+  contour: "loss map",
+  claims: "claims chart",
+  loss: "loss chart",
+  epochs: "chart",
+  curves: "chart",
+};
+
+/**
+ * The tab picker of the column beside the picture (lecture preset: a projector has no room for the readout and a
+ * tall panel one under the other). The first tab shows the column as it is (the edits, the legend, the readout);
+ * each other tab shows one panel, and of the readout only its headline, which stays in view whatever tab is shown.
+ * Keyboard: the tabs are one stop of Tab; ← → Home End move between them and show the one reached.
+ * @param {Document} doc
+ * @param {HTMLElement} side the column (`.pp-side`); it gets the class `pp-on-panel` while a panel is shown
+ * @param {HTMLElement} readout the readout, shown whole under the first tab
+ * @param {{el: HTMLElement, name: string}[]} shown the panels, each with its tab's name
+ * @param {{id: string, first: string, keep: HTMLElement}} names a prefix of the page-unique ids, the first tab's
+ *   name, and an element that outlives the player (its `el`): the tab shown is written on it, so that a player
+ *   mounted again there (a run switch's next run) with the same panels shows the same tab
+ * @returns {{parts: HTMLElement[], pick: (j: number) => void, picked: () => number}} `parts`: the
+ *   tab list first in the column, the panels' holders last (placed here)
+ */
+export function buildTabs(doc, side, readout, shown, { id, first, keep }) {
+  const names = [first, ...shown.map((p) => p.name)].join("|");
+  const list = htmlEl(doc, "div", {
+    class: "pp-tabs",
+    role: "tablist",
+    "aria-label": "shown beside the picture",
+    "data-own-keys": "ArrowLeft ArrowRight Home End",
+  });
+  if (!readout.id) readout.id = `${id}-readout`;
+  const holders = shown.map((p, j) => {
+    const holder = htmlEl(doc, "div", { class: "pp-tabpanel", role: "tabpanel", id: `${id}-tab${j + 1}-panel` });
+    holder.setAttribute("aria-labelledby", `${id}-tab${j + 1}`);
+    holder.appendChild(p.el);
+    return holder;
+  });
+  const tabs = [first, ...shown.map((p) => p.name)].map((name, j) => {
+    const tab = htmlEl(doc, "button", { type: "button", role: "tab", id: `${id}-tab${j}` }, name);
+    tab.setAttribute("aria-controls", j === 0 ? readout.id : holders[j - 1].id);
+    list.appendChild(tab);
+    return tab;
+  });
+  let on = 0;
+  const choose = (j) => {
+    on = Math.min(Math.max(j, 0), tabs.length - 1);
+    tabs.forEach((tab, i) => {
+      tab.setAttribute("aria-selected", String(i === on));
+      tab.tabIndex = i === on ? 0 : -1;
+    });
+    holders.forEach((h, i) => {
+      h.hidden = i + 1 !== on;
+    });
+    side.classList.toggle("pp-on-panel", on > 0);
+    keep.dataset.ppTab = `${names}#${on}`;
+  };
+  const moves = { ArrowLeft: -1, ArrowRight: 1 };
+  list.addEventListener("click", (event) => {
+    const j = tabs.indexOf(event.target.closest?.("[role='tab']"));
+    if (j >= 0) choose(j);
+  });
+  list.addEventListener("keydown", (event) => {
+    const to = { Home: 0, End: tabs.length - 1 }[event.key] ?? (event.key in moves ? on + moves[event.key] : null);
+    if (to === null || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    choose((to + tabs.length) % tabs.length);
+    tabs[on].focus();
+  });
+  const [kept, j] = (keep.dataset.ppTab ?? "").split("#");
+  choose(kept === names ? Number(j) : 0);
+  side.prepend(list);
+  side.append(...holders);
+  return { parts: [list, ...holders], pick: choose, picked: () => on };
 }

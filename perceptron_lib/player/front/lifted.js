@@ -342,8 +342,9 @@ export function buildLifted(doc, runSpec, spec) {
   };
   wireTurns(picture, { azimuth, elevation }, state, turn);
   render();
-  // tall: the player's lecture layout puts it after the column beside the data panel, and its notebook layout under
-  // the readout in that column (underReadout), so that the readout's headline stays in view beside the picture
+  // tall: the player's lecture layout shows it under a tab of the column beside the data panel, and its notebook
+  // layout under the readout in that column (underReadout), so that the readout's headline stays in view beside the
+  // picture
   return { el, draw, legend: [], tall: true, underReadout: true, turn, view: () => ({ ...state }) };
 }
 

@@ -9,7 +9,17 @@
  * never waits for Python; a `k` set by Python is drawn when it arrives.
  */
 
-import { buildControls, buildLegend, CSS, htmlEl, KEY_HELP, setSteps, showReadout } from "./controls.js";
+import {
+  buildControls,
+  buildLegend,
+  buildTabs,
+  CSS,
+  htmlEl,
+  KEY_HELP,
+  setSteps,
+  showReadout,
+  TAB_NAMES,
+} from "./controls.js";
 import { keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, drawFrame, PT } from "./scene.js";
@@ -122,23 +132,31 @@ export function mountPlayer(model, el, first = model.get("run")) {
   readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`; // lecture: read from the back
   // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
   // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height, and
-  // a tall panel (the lifted view: `tall`) comes after the column, so that the readout's first lines stay in view
+  // a tall panel (the lifted view: `tall`) goes to a tab of the column, so that the readout's first lines stay in view
   const side = htmlEl(doc, "div", { class: "pp-side" });
   const body = htmlEl(doc, "div", { class: "pp-body" });
   body.append(figure, side);
   let charts = [];
+  let tabs = null;
+  // lecture: a tall panel (the lifted view, the loss map), and in an editor every panel, goes to a tab picker of
+  // the column (`buildTabs`): one under the other they took a 1280x720 view twice over (lesson 05's editor 1107 px
+  // of 599), and the readout's headline stays in view under every tab
+  const inEditor = el.closest(".perceptron-browsereditor") !== null;
+  const names = { id, first: inEditor ? "edits, readout" : "readout", keep: el }; // first: the column as it was
   // in the notebook preset a panel that asks for it (`underReadout`: the lifted view, 560 px tall) comes after the
   // readout in the column, so that the headline stays in a 1280x720 window's view beside the picture
   const placeCharts = () => {
     for (const c of charts) c.remove();
-    const after = large ? panels.filter((p) => p.el && p.tall).map((p) => p.el) : [];
-    const under = large ? [] : panels.filter((p) => p.el && p.underReadout).map((p) => p.el);
-    const beside = panels.filter((p) => p.el && !after.includes(p.el) && !under.includes(p.el)).map((p) => p.el);
+    const drawn = panels.map((p, j) => ({ ...p, name: TAB_NAMES[spec.panels[j].kind] ?? "chart" })).filter((p) => p.el);
+    const tabbed = large && (inEditor || drawn.some((p) => p.tall)) ? drawn : [];
+    const under = large ? [] : drawn.filter((p) => p.underReadout).map((p) => p.el);
+    const beside = drawn.filter((p) => !tabbed.includes(p) && !under.includes(p.el)).map((p) => p.el);
     side.prepend(...beside);
     side.append(...under);
     readout.style.minHeight = under.length ? "10.2em" : ""; // 7 lines: the panel under it does not move as k does
-    body.append(...after);
-    charts = [...beside, ...under, ...after];
+    tabs = tabbed.length ? buildTabs(doc, side, readout, tabbed, names) : null;
+    if (!tabs) side.classList.remove("pp-on-panel");
+    charts = [...beside, ...under, ...(tabs?.parts ?? [])];
   };
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too

@@ -1,0 +1,93 @@
+"""The tab picker of the lecture player's column (``front/controls.js`` `buildTabs`, placed by ``player.js``), in
+Chromium with the model stand-in of ``test_browser_player_front`` (no kernel, nothing fetched).
+
+In the lecture preset a tall panel (lesson 05's lifted view, the loss maps of 01 and 02) does not fit under the
+readout on a 1280x720 projector, nor beside the picture as a third column: the column beside the picture gets a
+tab list, "readout" (the legend and the readout, as before) and one tab per panel. Checked here: the ARIA of a tab
+list (tabs, tabpanels, aria-selected, aria-controls, one Tab stop), that a panel's tab shows the panel and of the
+readout only its headline (which still follows the step), the keys (← → Home End move between the tabs and do not
+step the player), that a new run of the same panels keeps the tab shown, that the notebook preset has no tabs, and
+that axe-core finds nothing serious under either tab.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_lifted_front import _lifted_player_trait
+
+pytestmark = pytest.mark.browser
+
+JS_SEEN = """() => {
+  const w = document.querySelector('#widget');
+  const seen = (sel) => [...w.querySelectorAll(sel)].filter((e) => e.checkVisibility()).length;
+  const tabs = [...w.querySelectorAll('[role=tab]')];
+  return {
+    tabs: tabs.map((t) => [t.textContent, t.getAttribute('aria-selected'), t.tabIndex]),
+    controls: tabs.map((t) => !!document.getElementById(t.getAttribute('aria-controls'))),
+    lifted: seen('.pl-lifted svg'), legend: seen('.pp-side > .pp-legend'),
+    lines: seen('.pp-readout p'), headline: w.querySelector('.pp-readout p b')?.textContent,
+    headlineSeen: seen('.pp-readout p:first-child'),
+    panels: [...w.querySelectorAll('[role=tabpanel]')].map((p) => [p.hidden,
+      document.getElementById(p.getAttribute('aria-labelledby'))?.textContent]),
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(chromium):
+    from test_browser_player_front import front_page
+
+    yield from front_page(chromium, width=1280, height=720)
+
+
+def _mount(page, name, k=0):
+    trait = _lifted_player_trait(name)
+    page.evaluate("([run, k]) => window.mount({run, k, interval_ms: 500})", [trait, k])
+    return trait
+
+
+def test_a_lecture_player_with_a_tall_panel_shows_it_under_a_tab_and_keeps_the_headline(page):
+    trait = _mount(page, "five points")
+    s = page.evaluate(JS_SEEN)
+    assert s["tabs"] == [["readout", "true", 0], ["3-D view", "false", -1]] and all(s["controls"])
+    assert s["panels"] == [[True, "3-D view"]]
+    assert s["lifted"] == 0 and s["legend"] == 1 and s["lines"] == len(trait["lines"][0]) > 1
+    page.click("#widget [role=tab]:text-is('3-D view')")
+    s = page.evaluate(JS_SEEN)
+    assert s["tabs"] == [["readout", "false", -1], ["3-D view", "true", 0]] and s["panels"] == [[False, "3-D view"]]
+    assert s["lifted"] == 1 and s["legend"] == 0 and s["lines"] == 1 and s["headlineSeen"] == 1
+    assert s["headline"] == trait["lines"][0][0]
+    page.click("#widget button:text-is('Step')")  # the headline under the panel's tab follows the step
+    s = page.evaluate(JS_SEEN)
+    assert s["headline"] == trait["lines"][1][0] and s["lines"] == 1 and s["lifted"] == 1
+    # the keys of a tab list: they move between the tabs and leave the player's step alone
+    page.focus("#widget [role=tab][aria-selected=true]")
+    for key, want in (("ArrowLeft", "readout"), ("ArrowLeft", "3-D view"), ("Home", "readout"), ("End", "3-D view"),
+                      ("ArrowRight", "readout")):
+        page.keyboard.press(key)
+        picked = page.evaluate("() => document.activeElement.getAttribute('aria-selected') === 'true' "
+                               "&& document.activeElement.textContent")
+        assert picked == want, key
+    assert page.evaluate("() => window.model.get('k')") == 1
+    # a new run of the same panels (an edit, a run switch of one widget) keeps the tab shown
+    page.click("#widget [role=tab]:text-is('3-D view')")
+    page.evaluate("(run) => window.model.fromPython('run', {...run})", trait)
+    s = page.evaluate(JS_SEEN)
+    assert s["tabs"][1][1] == "true" and s["lifted"] == 1 and s["lines"] == 1
+
+
+def test_the_notebook_preset_has_no_tabs(page):
+    _mount(page, "05 rings")
+    s = page.evaluate(JS_SEEN)
+    assert s["tabs"] == [] and s["lifted"] == 1 and s["legend"] == 0  # the notebook legend is under the picture
+
+
+@pytest.mark.parametrize("tab", ["readout", "3-D view"])
+def test_axe_finds_nothing_serious_under_either_tab(page, tab):
+    from test_a11y import blocking_violations
+
+    _mount(page, "five points", k=2)
+    page.click(f"#widget [role=tab]:text-is('{tab}')")
+    found = blocking_violations(page, "document.querySelector('main')")
+    assert not found, "\n".join(found)
