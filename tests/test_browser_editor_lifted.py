@@ -221,4 +221,4 @@ def test_the_two_lines_of_copy_points_hand_in_exercise_5_4_as_a_pair():
     exec(text, pasted)  # the cell the student pastes into
     assert np.array(pasted["X"]).shape == (7, 2)
     assert nb05.check_circle_needed((pasted["X"], pasted["y"])).status == "correct"
-    assert nb05.check_circle_needed(editor).status == "correct"
+    assert nb05.check_circle_needed(editor).status == "not handed in"  # right points; clicks are not saved

@@ -227,3 +227,56 @@ def test_an_editor_answer_lost_in_the_fresh_run_says_why(tmp_path):
     notes = list(csv.DictReader((tmp_path / "g-notes.csv").open(encoding="utf-8")))
     why = _why(notes, "clicked", "3.4")
     assert why.startswith("wrong: not quite") and "read a point editor" in why and "Copy points" in why, why
+
+
+def test_progress_and_the_grader_agree_on_a_point_editor_exercise(tmp_path):
+    """The same saved lesson 05 gets the same word from the progress table (its saved verdict) and from the grader
+    (a run from the top), for 5.4 answered four ways: the editor with good points clicked in (right points, not
+    handed in: clicks are not saved), Copy points' two lines pasted and given as (X, y) (correct), the editor
+    untouched (the lesson's own 60 points) and the editor after Clear (no points yet)."""
+    from perceptron_lib import fit_perceptron
+    from perceptron_lib.core.kernels import lift
+    from perceptron_lib.exercises import nb05
+    from perceptron_lib.exercises.progress import course_progress
+    from perceptron_lib.player import BrowserEditor
+
+    setup = ("from perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data, kernels\n"
+             "from perceptron_lib.exercises import nb05\nfrom perceptron_lib.player import BrowserEditor\n"
+             "X, y = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)\n"
+             "own = BrowserEditor(fit_perceptron(kernels.lift(X), y), X, y, lift=kernels.lift)")  # fmt: skip
+    disc = ([[0, 0], [0.3, 0], [-0.2, 0.2], [2, 0], [-2, 0], [0, 2], [0, -2]], [-1, -1, -1, 1, 1, 1, 1])
+
+    def session(edit):  # the student's live editor, after their clicks
+        X, y = nb05.own_start()
+        live = BrowserEditor(fit_perceptron(lift(X), y), X, y, lift=lift)
+        edit(live)
+        return live
+
+    clicked = session(lambda ed: ed.load(*disc))
+    cases = {"clicked": ("nb05.check_circle_needed(own)", clicked),
+             "pasted": (clicked.literal + "\nnb05.check_circle_needed((X, y))", None),
+             "untouched": ("nb05.check_circle_needed(own)", session(lambda ed: None)),
+             "cleared": ("nb05.check_circle_needed(own)", session(lambda ed: setattr(ed, "points", [[], []])))}
+    for student, (source, live) in cases.items():
+        namespace = {"nb05": nb05, "own": live}
+        *pasted, call = source.splitlines()  # the cell as the student ran it, its verdict saved with the notebook
+        exec("\n".join(pasted), namespace)  # noqa: S102
+        said = eval(call, namespace)  # noqa: S307
+        cells = [{"cell_type": "code", "source": setup, "metadata": {}, "outputs": [], "execution_count": 1},
+                 {"cell_type": "code", "source": source, "metadata": {"tags": ["exercise-check"]},
+                  "execution_count": 2, "outputs": [{"output_type": "display_data", "metadata": {},
+                                                     "data": {"text/plain": repr(said)}}]}]  # fmt: skip
+        _write(tmp_path / "subs" / student / "05_kernel_lifting.ipynb",
+               {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    rows = grade.grade(tmp_path / "subs", tmp_path / "g.csv", lessons=["05"], cell_timeout=CELL_TIMEOUT,
+                       log=lambda _m: None)  # fmt: skip
+    scores = {row["student"]: row["5.4"] for row in rows}
+    shown = {student: dict((ex.id, s) for ex, s in course_progress(tmp_path / "subs" / student))["5.4"]
+             for student in cases}
+    assert shown == {"clicked": "not handed in", "pasted": "correct", "untouched": "attempted", "cleared": "attempted"}
+    assert scores == {"clicked": 0, "pasted": 1, "untouched": 0, "cleared": 0}
+    assert all((shown[s] == "correct") == (scores[s] == 1) for s in cases)
+    notes = list(csv.DictReader((tmp_path / "g-notes.csv").open(encoding="utf-8")))
+    for student in ("clicked", "untouched", "cleared"):  # in the grader's run the editor holds the lesson's points
+        why = _why(notes, student, "5.4")
+        assert "these are the lesson's 60 points: press Clear" in why and "read a point editor" in why, why

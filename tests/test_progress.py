@@ -8,6 +8,8 @@ import pytest
 
 from perceptron_lib.exercises import nb01, nb05
 from perceptron_lib.exercises.progress import (
+    HAND_IN_STEP,
+    STATUSES,
     check_calls,
     course_progress,
     exercise_id,
@@ -93,3 +95,29 @@ def test_show_progress_where_no_lesson_is_saved(tmp_path, capsys):
     (tmp_path / "01_loss_geometry.ipynb").write_text(lesson, encoding="utf-8")
     show_progress(tmp_path)
     assert capsys.readouterr().out.splitlines()[-1].endswith("(✓ correct, ~ attempted, · not attempted)")
+
+
+def test_right_points_on_an_editor_are_marked_not_handed_in(tmp_path):
+    """A saved verdict on an editor's points ("right points, not handed in yet") is not counted correct: the table
+    marks it ○ and says how to hand it in; "no points yet" is attempted; the table without ○ is as before."""
+    assert STATUSES == ("not attempted", "attempted", "not handed in", "correct")
+    src = "nb03.check_many_updates(own)"
+    assert status_of_cell(_cell(src, "3.4: right points, not handed in yet: press Copy points, ..."), "3.4") \
+        == "not handed in"
+    assert status_of_cell(_cell(src, "3.4: no points yet: place at least 2 points (click on the picture)."),
+                          "3.4") == "attempted"
+    shutil.copy(NOTEBOOKS / "03_hyperplane_updates.ipynb", tmp_path / "03_hyperplane_updates.ipynb")
+    path = tmp_path / "03_hyperplane_updates.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if "check_many_updates" in "".join(c["source"]))
+    cell["source"] = src
+    cell["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {"text/plain":
+                        "3.4: right points, not handed in yet: press Copy points, paste its two lines ..."}}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    rows = course_progress(tmp_path)
+    assert dict((ex.id, s) for ex, s in rows)["3.4"] == "not handed in"
+    lines = progress_table(rows).splitlines()
+    assert lines[0] == "03_hyperplane_updates      1 ·  2 ·  3 ·  4 ○"
+    assert lines[1].startswith("0 of 4 correct, 1 not handed in, 0 attempted") and "○ right points not handed in" \
+        in lines[1]
+    assert lines[2].startswith("○ 3.4: the check read the editor's points") and HAND_IN_STEP in lines[2]

@@ -15,7 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of", "could_not"]
+import numpy as np
+
+__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of", "could_not", "is_editor", "no_points",
+           "no_points_in", "NoPoints", "HAND_IN"]
+
+#: What a verdict on a point editor's points adds: how to hand them in (clicks are not saved in a notebook).
+HAND_IN = ("press Copy points, paste its two lines (X = [...] and y = [...]) above the check and give the check "
+           "(X, y) instead of the editor: clicks are not saved in the notebook, so a run from the top (a grader's) "
+           "sees only the points the notebook's code gives the editor.")
+
+
+class NoPoints(ValueError):
+    """An answer with no points at all (an editor after Clear, or empty lists): its message is the student's words."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,10 @@ def graded(exercise: str, *, hint: str = ""):
     A checker that can tell one wrong answer from another returns ``(ok, praise, hint)``:
     its own hint then replaces the decorator's general one for that answer.
 
+    The right points read from a point editor (`is_editor`) are "not handed in", not "correct": the verdict
+    says how to hand them in (`HAND_IN`), as the progress table and the grader count them. An answer with no
+    points (`NoPoints`) gets its own words, not a library error.
+
     A student's answer can be of any shape or type; the checker can assume the
     intended one, and whatever goes wrong while comparing is reported as
     "not quite" with the checker's hint plus what went wrong, never raised.
@@ -92,9 +108,14 @@ def graded(exercise: str, *, hint: str = ""):
                 return verdict(exercise, answer)
             try:
                 ok, praise, *own_hint = fn(answer, *args, **kwargs)
+            except NoPoints as exc:  # an empty editor or empty lists: what to do, in the student's words
+                return Verdict(exercise, "wrong", str(exc))
             except Exception as exc:  # a malformed answer is a wrong answer, explained
                 return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
                                                   f"{exc}). {hint}".rstrip())
+            if ok and is_editor(answer):
+                return Verdict(exercise, "not handed in", "right points, not handed in yet: " + HAND_IN
+                               + (f" ({praise})" if praise else ""))
             return verdict(exercise, answer, ok, praise=praise, hint=own_hint[0] if own_hint else hint)
 
         check.__name__, check.__doc__ = fn.__name__, fn.__doc__
@@ -103,18 +124,41 @@ def graded(exercise: str, *, hint: str = ""):
     return wrap
 
 
-def points_of(answer, *, max_points=None):
+def is_editor(answer) -> bool:
+    """True for a point editor (an object with ``.points``, a `BrowserEditor`), False for a pair (X, y)."""
+    return hasattr(answer, "points") and not isinstance(answer, tuple)
+
+
+def no_points_in(X, y) -> bool:
+    """True when X and y hold no point at all (``[]``, an empty array); False for anything else, malformed too."""
+    try:
+        return np.size(X) == 0 and np.size(y) == 0
+    except (TypeError, ValueError):  # a ragged list: not empty, and check_X_y says what is wrong with it
+        return False
+
+
+def no_points(*, at_least: int = 1, at_most=None, editor: bool = True) -> str:
+    """The words for an answer with no points: how many to place, and where."""
+    many = f"{at_least} point" if at_most == at_least else f"at least {at_least} point"
+    where = "click on the picture" if editor else "write them into X and their labels into y"
+    return f"no points yet: place {many}{'' if many == '1 point' else 's'} ({where})."
+
+
+def points_of(answer, *, max_points=None, min_points=1):
     """The points of an answer: a `BrowserEditor` (its points now) or a pair (X, y); as checked arrays.
 
     X must be n points in the plane, y their labels in {-1, +1}; raises ValueError with a message
-    for a student otherwise (a `graded` check turns it into its hint).
+    for a student otherwise (a `graded` check turns it into its hint), and `NoPoints` when there are
+    none (its message says to place at least ``min_points``).
     """
     from .._validation import check_X_y
 
-    if hasattr(answer, "points") and not isinstance(answer, tuple):
+    if is_editor(answer):
         X, y = answer.points
     else:
         X, y = answer
+    if no_points_in(X, y):
+        raise NoPoints(no_points(at_least=min_points, at_most=max_points))
     X, y = check_X_y(X, y)
     if X.shape[1] != 2:
         raise ValueError(f"the points must be in the plane (two coordinates each); got {X.shape[1]}.")

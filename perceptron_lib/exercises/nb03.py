@@ -16,7 +16,7 @@ from .._validation import check_X_y
 from ..core import margins
 from ..core.perceptron import is_mistake, scores
 from ..core.training import fit_perceptron
-from . import Verdict, attempted, graded, points_of, verdict
+from . import Verdict, attempted, graded, no_points, no_points_in, points_of, verdict
 
 __all__ = ["check_never_stops", "check_next_update", "check_quiet_start", "check_many_updates"]
 
@@ -42,6 +42,8 @@ def check_never_stops(X=..., y=..., *, fit_bias: bool = True) -> Verdict:
         return verdict(name, ...)
     shape_hint = ("give X as points in the plane, an array of shape (n, 2), and y as n labels, each -1 or +1, "
                   "e.g. X = np.array([[0, 0], [1, 0], [2, 0]]) and y = np.array([1, -1, 1]).")
+    if no_points_in(X, y):
+        return Verdict(name, "wrong", no_points(at_least=3 if fit_bias else 2, editor=False))
     try:
         Xa, ya = check_X_y(X, y)
         if Xa.shape[1] != 2:
@@ -139,7 +141,7 @@ def check_quiet_start(answer, X, y):
 def check_many_updates(answer, *, at_least=10, most_points=12):
     """Exercise 3.4: at most 12 points (the editor, or (X, y)) on which the perceptron with offset, from
     w = 0, b = 0 in cyclic order, converges after at least 10 updates."""
-    X, y = points_of(answer, max_points=most_points)
+    X, y = points_of(answer, max_points=most_points, min_points=2)
     run = fit_perceptron(X, y, max_epochs=1000)
     if not run.converged:
         return False, "", (f"the run did not converge ({'a cycle' if run.cycle else 'stopped after 1000 epochs'}): "

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from . import Verdict, attempted, could_not, graded, points_of, verdict
+from . import Verdict, attempted, could_not, graded, no_points, no_points_in, points_of, verdict
 
 __all__ = ["check_bound", "check_tight", "tight_ratio", "check_half_bound"]
 
@@ -132,6 +132,8 @@ def check_tight(answer=...) -> Verdict:
         return verdict(ex, answer)
     try:
         X, y, order = _unpack_tight(answer)
+        if no_points_in(X, y):
+            return Verdict(ex, "wrong", no_points(at_least=2, editor=False))
         mistakes, bound, ratio = tight_ratio(X, y, order)
     except Exception as exc:  # a malformed answer is a wrong answer, explained
         return could_not(ex, exc, "give (X, y) with X of shape (n, d), labels y in {-1, +1}, and data that a "
@@ -155,7 +157,7 @@ def check_half_bound(answer, *, points=4, fraction=0.5):
     from ..core.margins import is_separable
     from ..core.training import fit_perceptron
 
-    X, y = points_of(answer, max_points=points)
+    X, y = points_of(answer, max_points=points, min_points=points)
     if len(y) != points:
         return False, "", f"place exactly {points} points; you have {len(y)}."
     if not is_separable(X, y, fit_bias=False):

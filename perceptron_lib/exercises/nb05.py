@@ -16,7 +16,8 @@ from ..core import data, kernels, margins
 from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, points_of, verdict
 
-__all__ = ["EXERCISE_1", "RING", "ring", "psi", "check_circle", "check_lift", "check_kernel", "check_circle_needed"]
+__all__ = ["EXERCISE_1", "RING", "OWN_START", "ring", "own_start", "psi", "check_circle", "check_lift",
+           "check_kernel", "check_circle_needed"]
 
 #: Exercise 1: the learned plane (w, b) over the lift (x1, x2, x1^2 + x2^2).
 EXERCISE_1 = {"w": (2.0, -4.0, -1.0), "b": 5.0}
@@ -24,6 +25,9 @@ EXERCISE_1 = {"w": (2.0, -4.0, -1.0), "b": 5.0}
 #: Exercise 2: how the ring is made from concentric circles about the origin.
 RING = {"n": 80, "r_inner": 1.0, "r_outer": 2.0, "noise": 0.05, "seed": 7,
         "stretch": (2.0, 0.7), "turn_degrees": 40.0, "center": (1.0, -0.5)}
+
+#: The points the editor of "Your own data" starts from: section 1's disc and ring (`data.circles`).
+OWN_START = {"n": 60, "r_inner": 1.0, "r_outer": 2.0, "noise": 0.15, "seed": 0}
 
 #: Epochs the perceptron gets on the student's features in exercise 2.
 MAX_EPOCHS = 500
@@ -209,14 +213,40 @@ def check_kernel(kernel_fn=...) -> Verdict:
                    f"<psi(p), psi(q)> = {want[worst]:.4f}. " + hint)
 
 
+def own_start():
+    """The points the lesson's editor starts from (`OWN_START`): X of shape (60, 2) and y, +1 or -1."""
+    return data.circles(OWN_START["n"], r_inner=OWN_START["r_inner"], r_outer=OWN_START["r_outer"],
+                        noise=OWN_START["noise"], seed=OWN_START["seed"])
+
+
+def same_points(X, y, X0, y0, *, tol: float = 5e-3) -> bool:
+    """True when (X, y) are the points (X0, y0) in any order: each point within `tol` of its own point of the same
+    label, one for one (Copy points' text and the editor's order both count as the same)."""
+    X, X0 = np.asarray(X, dtype=float), np.asarray(X0, dtype=float)
+    y, y0 = np.asarray(y, dtype=float), np.asarray(y0, dtype=float)
+    if X.shape != X0.shape or y.shape != y0.shape:
+        return False
+    dist = np.linalg.norm(X[:, None, :] - X0[None, :, :], axis=-1)
+    dist[y[:, None] != y0[None, :]] = np.inf
+    nearest = np.argmin(dist, axis=1)
+    return bool(np.all(dist[np.arange(len(y)), nearest] <= tol) and len(set(nearest.tolist())) == len(y))
+
+
 @graded("5.4", hint="Put points of one class near the origin and points of the other class around them on all "
                     "sides: no line separates a disc from the ring around it, and the lift z = x1^2 + x2^2 does.")
-def check_circle_needed(answer, *, at_least=6):
-    """Exercise 5.4: at least 6 points (the editor, or (X, y)) that no line separates, but that the lift
-    (x1, x2, x1^2 + x2^2) makes separable, and on whose lift the perceptron converges."""
+def check_circle_needed(answer, *, at_least=6, at_most=20):
+    """Exercise 5.4: between 6 and 20 points of the student's own (the editor, or (X, y)) that no line separates,
+    but that the lift (x1, x2, x1^2 + x2^2) makes separable, and on whose lift the perceptron converges.
+
+    The lesson's own starting points (`own_start`, in any order) are refused: the exercise starts from Clear."""
     from ..core.training import fit_perceptron
 
-    X, y = points_of(answer)
+    X, y = points_of(answer, min_points=at_least)
+    if same_points(X, y, *own_start()):
+        return False, "", (f"these are the lesson's {len(y)} points: press Clear, then place your own (between "
+                           f"{at_least} and {at_most}).")
+    if len(y) > at_most:
+        return False, "", f"place at most {at_most} points of your own; you have {len(y)}. Press Clear to start again."
     if len(y) < at_least:
         return False, "", f"place at least {at_least} points; you have {len(y)}."
     if margins.is_separable(X, y):

@@ -2,7 +2,10 @@
 
 The progress is read from the student's own copies of the lessons (``my-course/``), from what
 the checks left in them: each exercise's check cell (tagged ``exercise-check``) keeps its verdict
-as a saved output, "1.2: correct. ..." or "1.2: not quite. ...". Nothing is written anywhere and
+as a saved output, "1.2: correct. ..." or "1.2: not quite. ...". A check that read a point editor says
+"right points, not handed in yet" at best: clicks are not saved in a notebook, so the grader's run from the
+top would not see them, and the table marks that exercise apart (○) with how to hand it in. Nothing is
+written anywhere and
 nothing leaves the machine; a lesson's progress shows once the lesson is saved (JupyterLab saves
 every two minutes, or at Ctrl+S).
 
@@ -22,18 +25,24 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["EXERCISE_TAG", "STATUSES", "Exercise", "exercises_of", "lesson_exercises", "check_calls", "exercise_id",
-           "status_of_cell", "lesson_progress", "course_progress", "progress_table", "show_progress"]  # fmt: skip
+__all__ = ["EXERCISE_TAG", "STATUSES", "HAND_IN_STEP", "Exercise", "exercises_of", "lesson_exercises", "check_calls",
+           "exercise_id", "status_of_cell", "lesson_progress", "course_progress", "progress_table",
+           "show_progress"]  # fmt: skip
 
 #: The tag of a lesson's exercise cells: the student's answer and its check.
 EXERCISE_TAG = "exercise-check"
-#: What the table says about an exercise, from nothing done to done.
-STATUSES = ("not attempted", "attempted", "correct")
+#: What the table says about an exercise, from nothing done to done ("not handed in": right points, read from a
+#: point editor, that the notebook does not keep; the grader scores it 0, as every status but "correct").
+STATUSES = ("not attempted", "attempted", "not handed in", "correct")
+#: What a student does with an exercise marked "not handed in".
+HAND_IN_STEP = ("press Copy points on the editor, paste its two lines above the check and give the check (X, y) "
+                "instead of the editor, then run the cell and save")
 #: A lesson's file name: ``NN_topic.ipynb`` (a reset's dated copy, ``NN_topic-2026-...``, is not one).
 LESSON_NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
 _CALL = re.compile(r"\b(nb\d\d)\.(check_\w+)\s*\(")
 _PLACEHOLDER = re.compile(r"(?<![\w.])\.\.\.(?![\w.])")
-_VERDICT = re.compile(r"^(\d+\.\d+): (correct|not quite|not attempted yet)")
+_VERDICT = re.compile(r"^(\d+\.\d+): (correct|not quite|not attempted yet|right points, not handed in yet|"
+                      r"no points yet)")
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,8 @@ def _verdict_text(cell: dict) -> str | None:
 def status_of_cell(cell: dict | None, exercise: str | None = None) -> str:
     """An exercise's status from its cell in the student's copy: its saved verdict, else its source.
 
-    "correct" when the saved verdict says so; "attempted" when it says "not quite", or when the
+    "correct" when the saved verdict says so; "not handed in" when it says "right points, not handed in yet" (a
+    check that read a point editor); "attempted" when it says "not quite" or "no points yet", or when the
     placeholder ``...`` is gone from the cell's code but its check has not said more yet (typed, not
     run); "not attempted" otherwise, and for a missing cell (None).
     """
@@ -111,7 +121,8 @@ def status_of_cell(cell: dict | None, exercise: str | None = None) -> str:
         ex, word = _VERDICT.match(text).groups()
         if exercise is None or ex == exercise:
             if word != "not attempted yet":
-                return "correct" if word == "correct" else "attempted"
+                return {"correct": "correct", "right points, not handed in yet": "not handed in"}.get(word,
+                                                                                                   "attempted")
     code = "\n".join(line.split("#")[0] for line in _source(cell).splitlines())
     return "not attempted" if _PLACEHOLDER.search(code) else "attempted"
 
@@ -166,8 +177,9 @@ def course_progress(folder=".") -> list[tuple[Exercise, str]]:
 
 def progress_table(rows: list[tuple[Exercise, str]]) -> str:
     """The rows as plain text: one line per lesson, each exercise (its number in the lesson) with its mark, and a
-    count. The lesson names the row, so an exercise shows by its own number (the checks say "1.2" and "3.1")."""
-    marks = {"not attempted": "·", "attempted": "~", "correct": "✓"}
+    count; exercises "not handed in" (○) get a last line saying how to hand them in. The lesson names the row, so
+    an exercise shows by its own number (the checks say "1.2" and "3.1")."""
+    marks = {"not attempted": "·", "attempted": "~", "not handed in": "○", "correct": "✓"}
     lines, lessons = [], {}
     for ex, status in rows:
         lessons.setdefault(ex.lesson, []).append(f"{ex.id.rsplit('.', 1)[-1]} {marks[status]}")
@@ -175,7 +187,14 @@ def progress_table(rows: list[tuple[Exercise, str]]) -> str:
         lines.append(f"{lesson[:-len('.ipynb')]:<26} " + "  ".join(items))
     done = sum(s == "correct" for _, s in rows)
     tried = sum(s == "attempted" for _, s in rows)
-    lines.append(f"{done} of {len(rows)} correct, {tried} attempted  (✓ correct, ~ attempted, · not attempted)")
+    waiting = [ex.id for ex, s in rows if s == "not handed in"]
+    if not waiting:
+        lines.append(f"{done} of {len(rows)} correct, {tried} attempted  (✓ correct, ~ attempted, · not attempted)")
+        return "\n".join(lines)
+    lines.append(f"{done} of {len(rows)} correct, {len(waiting)} not handed in, {tried} attempted  (✓ correct, "
+                 "○ right points not handed in, ~ attempted, · not attempted)")
+    lines.append(f"○ {', '.join(waiting)}: the check read the editor's points, which the notebook does not keep, so a "
+                 f"grader would not count {'it' if len(waiting) == 1 else 'them'}. To hand in, {HAND_IN_STEP}.")
     return "\n".join(lines)
 
 
