@@ -91,10 +91,14 @@ def summarize(X, y, run) -> DataSummary:
                        cycle=None if c is None else (int(c.start), int(c.length), int(c.mistakes_per_cycle)))
 
 
+def plural(n: int, word: str) -> str:
+    """`n` and `word`, with an s unless n is 1: "1 update", "3 updates"."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
     """The summary in words, a few short lines. `separator` names what separates ("line", "circle", ...)."""
-    def count(k, word):
-        return f"{k} {word}" + ("" if k == 1 else "s")
+    count = plural
 
     if s.n == 0:
         return ["Your data: no points yet. Click on the picture to place one."]

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import check_X_y
 from ..core import margins
+from ..core.own_data import plural
 from ..core.perceptron import is_mistake, scores
 from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, no_points, no_points_in, points_of, verdict
@@ -147,6 +148,6 @@ def check_many_updates(answer, *, at_least=10, most_points=12):
         return False, "", (f"the run did not converge ({'a cycle' if run.cycle else 'stopped after 1000 epochs'}): "
                            "a line must separate your points. Move a point back across.")
     if run.mistakes < at_least:
-        return False, "", (f"the perceptron converged after {run.mistakes} updates; you need {at_least}. Bring the "
-                           "two classes closer together, or put the points far from the origin.")
-    return True, f"{len(y)} points, {run.mistakes} updates before it converged."
+        return False, "", (f"the perceptron converged after {plural(run.mistakes, 'update')}; you need {at_least}. "
+                           "Bring the two classes closer together, or put the points far from the origin.")
+    return True, f"{len(y)} points, {plural(run.mistakes, 'update')} before it converged."

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import data, kernels, margins
+from ..core.own_data import plural
 from ..core.training import fit_perceptron
 from . import Verdict, attempted, graded, points_of, verdict
 
@@ -143,8 +144,9 @@ def check_lift(lift_fn=...) -> Verdict:
     if run.converged:
         extra = (" One feature: you undid the stretch, the turn and the move." if m == 1 else
                  " Can you do it with fewer? One feature is enough." if m > 2 else "")
-        return Verdict(ex, "correct", f"correct. On your {feats} the perceptron converged after {run.mistakes} "
-                                      f"mistakes in {run.epochs} epochs: a plane separates the lifted ring.{extra}")
+        return Verdict(ex, "correct", f"correct. On your {feats} the perceptron converged after "
+                                      f"{plural(run.mistakes, 'mistake')} in {plural(run.epochs, 'epoch')}: "
+                                      f"a plane separates the lifted ring.{extra}")
     separable = margins.is_separable(F, y).separable
     why = ("no plane separates your lifted points (a linear program says so), so the perceptron can never stop"
            if not separable else
@@ -258,4 +260,4 @@ def check_circle_needed(answer, *, at_least=6, at_most=20):
     if not run.converged:
         return False, "", "the lift separates them, but by so thin a margin that 5000 epochs were not enough."
     return True, f"No line separates your {len(y)} points; on their lift the perceptron converged after " \
-                 f"{run.mistakes} updates."
+                 f"{plural(run.mistakes, 'update')}."

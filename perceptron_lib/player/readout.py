@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..core.own_data import plural
 from ..core.perceptron import is_mistake, scores
 from ..core.step_counts import mistake_counts
 
@@ -60,10 +61,6 @@ def vec(w, limit=_VEC_LIMIT) -> str:
     if len(w) > limit:
         parts.append("...")
     return "(" + ", ".join(parts) + ")"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def sign(v) -> str:
