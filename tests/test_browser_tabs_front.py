@@ -2,8 +2,10 @@
 Chromium with the model stand-in of ``test_browser_player_front`` (no kernel, nothing fetched).
 
 In the lecture preset a tall panel (lesson 05's lifted view, the loss maps of 01 and 02) does not fit under the
-readout on a 1280x720 projector, nor beside the picture as a third column: the column beside the picture gets a
-tab list, "readout" (the legend and the readout, as before) and one tab per panel. Checked here: the ARIA of a tab
+readout in a 1280x720 JupyterLab, nor beside the picture as a third column: the column beside the picture gets a
+tab list, "readout" (the legend and the readout, as before) and one tab per panel; an editor's charts (04's claims)
+go there too. A deck's slide is wider: there a plain player's tall panel is a third column (`panelPlaces`, checked
+here with the rest of its rules). Checked here: the ARIA of a tab
 list (tabs, tabpanels, aria-selected, aria-controls, one Tab stop), that a panel's tab shows the panel and of the
 readout only its headline (which still follows the step), the keys (← → Home End move between the tabs and do not
 step the player), that a new run of the same panels keeps the tab shown, that the notebook preset has no tabs, and
@@ -91,3 +93,30 @@ def test_axe_finds_nothing_serious_under_either_tab(page, tab):
     page.click(f"#widget [role=tab]:text-is('{tab}')")
     found = blocking_violations(page, "document.querySelector('main')")
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("where", "want"), [
+    ({"large": True, "inEditor": False, "inSwitch": False, "inDeck": False}, ["tabbed", "tabbed"]),
+    ({"large": True, "inEditor": False, "inSwitch": False, "inDeck": True}, ["beside", "after"]),
+    ({"large": True, "inEditor": False, "inSwitch": True, "inDeck": True}, ["tabbed", "tabbed"]),
+    ({"large": True, "inEditor": True, "inSwitch": False, "inDeck": True}, ["tabbed", "tabbed"]),
+    ({"large": False, "inEditor": True, "inSwitch": False, "inDeck": False}, ["beside", "under"]),
+], ids=["lecture", "lecture deck", "lecture deck switch", "lecture deck editor", "notebook editor"])
+def test_where_the_panels_go(page, where, want):
+    """`panelPlaces`: a chart and a tall panel (the loss map); in a deck a plain player's tall panel is a third column
+    (the deck's CSS), all in view; an editor's and a switch's go under tabs there too."""
+    got = page.evaluate("""(where) => {
+        const chart = {el: 'chart'}, map = {el: 'map', tall: true, underReadout: true};
+        const p = window.front.panelPlaces([chart, map], where);
+        return [chart, map].map((x) => p.tabbed.includes(x) ? 'tabbed' : ['under', 'after', 'beside']
+            .find((k) => p[k].includes(x.el)));
+    }""", where)
+    assert got == want
+
+
+def test_an_editors_chart_goes_under_a_tab_but_a_lecture_players_chart_stays_beside(page):
+    where = {"large": True, "inSwitch": False, "inDeck": False}
+    got = [page.evaluate("(where) => window.front.panelPlaces([{el: 'chart'}], where).tabbed.length", {**where,
+                                                                                                   "inEditor": e})
+           for e in (True, False)]
+    assert got == [1, 0]

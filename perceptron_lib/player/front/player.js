@@ -78,6 +78,26 @@ function keyBelongsTo(target, key) {
 }
 
 /**
+ * Where each of a player's drawn panels goes: `tabbed` (lecture: under a tab of the column beside the picture, see
+ * `buildTabs`: every panel of an editor's player, and of a player with a tall one, in a deck only in a run switch),
+ * `under` (the notebook preset: after the readout in that column, a panel that asks for it), `after` (a deck's
+ * lecture player: its tall panel after the column, a third column there) and `beside` (in the column, over the
+ * legend and the readout).
+ * @param {{el: HTMLElement, tall?: boolean, underReadout?: boolean}[]} drawn
+ * @param {{large: boolean, inEditor: boolean, inSwitch: boolean, inDeck: boolean}} where
+ * @returns {{tabbed: object[], under: HTMLElement[], after: HTMLElement[], beside: HTMLElement[]}}
+ */
+export function panelPlaces(drawn, { large, inEditor, inSwitch, inDeck }) {
+  const tall = drawn.some((p) => p.tall);
+  const tabbed = large && (inEditor || (tall && (inSwitch || !inDeck))) ? drawn : [];
+  const under = large ? [] : drawn.filter((p) => p.underReadout);
+  const after = large && !tabbed.length ? drawn.filter((p) => p.tall) : [];
+  const beside = drawn.filter((p) => ![...tabbed, ...under, ...after].includes(p));
+  const els = (list) => list.map((p) => p.el);
+  return { tabbed, under: els(under), after: els(after), beside: els(beside) };
+}
+
+/**
  * Check that the run is one this front end draws; a clear error otherwise.
  * @param {object} spec
  */
@@ -138,25 +158,26 @@ export function mountPlayer(model, el, first = model.get("run")) {
   body.append(figure, side);
   let charts = [];
   let tabs = null;
-  // lecture: a tall panel (the lifted view, the loss map), and in an editor every panel, goes to a tab picker of
-  // the column (`buildTabs`): one under the other they took a 1280x720 view twice over (lesson 05's editor 1107 px
-  // of 599), and the readout's headline stays in view under every tab
+  // the panels' places (`panelPlaces`). Lecture: a tall panel (the lifted view, a loss map) and an editor's chart
+  // under the column's tabs (`buildTabs`): one under the other they took a 1280x720 view twice over (lesson 05's
+  // editor 1107 px of 599). A deck's slide is 1280 px wide, not a notebook's 1180: there a player's tall panel stands
+  // after the column as a third column (the deck's CSS), all in view; an editor (its edits in the column) and a run
+  // switch (its choice over the column) keep the tabs there: a third column made 02's methods switch's slide 0.68
   const inEditor = el.closest(".perceptron-browsereditor") !== null;
+  const inSwitch = el.closest(".perceptron-browserswitch") !== null;
+  const inDeck = el.closest(".reveal") !== null;
   const names = { id, first: inEditor ? "edits, readout" : "readout", keep: el }; // first: the column as it was
-  // in the notebook preset a panel that asks for it (`underReadout`: the lifted view, 560 px tall) comes after the
-  // readout in the column, so that the headline stays in a 1280x720 window's view beside the picture
   const placeCharts = () => {
     for (const c of charts) c.remove();
     const drawn = panels.map((p, j) => ({ ...p, name: TAB_NAMES[spec.panels[j].kind] ?? "chart" })).filter((p) => p.el);
-    const tabbed = large && (inEditor || drawn.some((p) => p.tall)) ? drawn : [];
-    const under = large ? [] : drawn.filter((p) => p.underReadout).map((p) => p.el);
-    const beside = drawn.filter((p) => !tabbed.includes(p) && !under.includes(p.el)).map((p) => p.el);
+    const { tabbed, under, after, beside } = panelPlaces(drawn, { large, inEditor, inSwitch, inDeck });
     side.prepend(...beside);
     side.append(...under);
+    body.append(...after);
     readout.style.minHeight = under.length ? "10.2em" : ""; // 7 lines: the panel under it does not move as k does
     tabs = tabbed.length ? buildTabs(doc, side, readout, tabbed, names) : null;
     if (!tabs) side.classList.remove("pp-on-panel");
-    charts = [...beside, ...under, ...(tabs?.parts ?? [])];
+    charts = [...beside, ...under, ...after, ...(tabs?.parts ?? [])];
   };
   if (large) {
     // a readout that may scroll (see fitSide) takes the focus, so that the keyboard scrolls it too
