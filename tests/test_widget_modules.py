@@ -75,7 +75,7 @@ def test_every_widget_a_lesson_makes_has_its_front_end_on_npm(path):
     state = executed_state(path)
     assert state, f"{path.name}: the executed lesson exported no widget state"
     used = {}
-    for model_id, model in state.items():
+    for model in state.values():
         for module in (model["model_module"], model["state"].get("_view_module")):
             if module is not None:
                 used.setdefault(module, set()).add(model["model_name"])
