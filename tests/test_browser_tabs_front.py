@@ -5,11 +5,12 @@ In the lecture preset a tall panel (lesson 05's lifted view, the loss maps of 01
 readout in a 1280x720 JupyterLab, nor beside the picture as a third column: the column beside the picture gets a
 tab list, "readout" (the legend and the readout, as before) and one tab per panel; an editor's charts (04's claims)
 go there too. A deck's slide is wider: there a plain player's tall panel is a third column (`panelPlaces`, checked
-here with the rest of its rules). Checked here: the ARIA of a tab
-list (tabs, tabpanels, aria-selected, aria-controls, one Tab stop), that a panel's tab shows the panel and of the
-readout only its headline (which still follows the step), the keys (← → Home End move between the tabs and do not
-step the player), that a new run of the same panels keeps the tab shown, that the notebook preset has no tabs, and
-that axe-core finds nothing serious under either tab.
+here with the rest of its rules). A plain player's chart that leaves its readout no room in the column (03's per-epoch
+chart, 04's claims: the column ran below a 1280x720 view) goes under a tab too (`fitColumn`: `crowded`). Checked
+here: the ARIA of a tab list (tabs, tabpanels, aria-selected, aria-controls, one Tab stop), that a panel's tab
+shows the panel and of the readout only its headline (which still follows the step), the keys (← → Home End move
+between the tabs and do not step the player), that a new run of the same panels keeps the tab shown, that the
+notebook preset has no tabs, and that axe-core finds nothing serious under either tab.
 """
 
 from __future__ import annotations
@@ -101,7 +102,10 @@ def test_axe_finds_nothing_serious_under_either_tab(page, tab):
     ({"large": True, "inEditor": False, "inSwitch": True, "inDeck": True}, ["tabbed", "tabbed"]),
     ({"large": True, "inEditor": True, "inSwitch": False, "inDeck": True}, ["tabbed", "tabbed"]),
     ({"large": False, "inEditor": True, "inSwitch": False, "inDeck": False}, ["beside", "under"]),
-], ids=["lecture", "lecture deck", "lecture deck switch", "lecture deck editor", "notebook editor"])
+    ({"large": True, "inEditor": False, "inSwitch": False, "inDeck": True, "crowded": True}, ["tabbed", "tabbed"]),
+    ({"large": False, "inEditor": False, "inSwitch": False, "inDeck": False, "crowded": True}, ["beside", "under"]),
+], ids=["lecture", "lecture deck", "lecture deck switch", "lecture deck editor", "notebook editor",
+        "lecture deck crowded", "notebook crowded"])
 def test_where_the_panels_go(page, where, want):
     """`panelPlaces`: a chart and a tall panel (the loss map); in a deck a plain player's tall panel is a third column
     (the deck's CSS), all in view; an editor's and a switch's go under tabs there too."""
@@ -120,3 +124,58 @@ def test_an_editors_chart_goes_under_a_tab_but_a_lecture_players_chart_stays_bes
                                                                                                    "inEditor": e})
            for e in (True, False)]
     assert got == [1, 0]
+
+
+def _epoch_player_trait(style):
+    """Lesson 03's player of the run without offset on its six points, with the per-epoch chart."""
+    from perceptron_lib.core import data
+    from perceptron_lib.core.training import fit_perceptron
+    from perceptron_lib.player.browser import BrowserPlayer
+    from perceptron_lib.player.panels.updates import EpochPanel
+
+    X, y = data.no_origin_separator()
+    run = fit_perceptron(X, y, fit_bias=False)
+    return BrowserPlayer(run, X, y, panels=[EpochPanel()], style=style).get_state()["run"]
+
+
+JS_COLUMN = """() => { const w = document.querySelector('#widget');
+  const side = w.querySelector('.pp-side'), fig = w.querySelector('.pp-figure');
+  const low = Math.max(...[...side.children].filter((e) => e.checkVisibility())
+    .map((e) => e.getBoundingClientRect().bottom));
+  return {tabs: [...w.querySelectorAll('[role=tab]')].map((t) => t.textContent),
+          over: low - Math.max(fig.getBoundingClientRect().bottom, side.getBoundingClientRect().top + 540),
+          readout: [side.querySelector('.pp-readout').getAttribute('role'),
+                    side.querySelector('.pp-readout').tabIndex]}; }"""
+
+
+def test_a_lecture_players_chart_that_crowds_its_column_goes_under_a_tab(page):
+    """Lesson 03's per-epoch chart, its legend, the data legend and the readout (at least 5 lines) do not fit beside
+    the 360 px data panel: the chart gets a tab, and the column ends where the picture does (or 540 px under its top);
+    the readout is a focusable named region. Keys and axe under the chart's tab as under the readout's."""
+    from test_a11y import blocking_violations
+
+    # as in a 1280x720 JupyterLab with the file browser closed: an output 1100 px wide, its text 13 px (the column's
+    # max-width is 40em of it)
+    page.evaluate("() => { const m = document.querySelector('main'); m.style.width = '1100px'; "
+                  "m.style.fontSize = '13px'; }")
+    page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", _epoch_player_trait("lecture"))
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    c = page.evaluate(JS_COLUMN)
+    assert c["tabs"] == ["readout", "chart"] and c["over"] <= 0.5 and c["readout"] == ["region", 0], c
+    page.click("#widget [role=tab]:text-is('chart')")
+    c = page.evaluate(JS_COLUMN)
+    assert c["over"] <= 0.5, c
+    assert page.evaluate("() => document.querySelector('#widget .pp-panel').checkVisibility()")
+    page.focus("#widget [role=tab][aria-selected=true]")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("() => document.activeElement.textContent") == "readout"
+    assert page.evaluate("() => window.model.get('k')") == 0
+    found = blocking_violations(page, "document.querySelector('main')")
+    page.evaluate("() => { const m = document.querySelector('main'); m.style.width = m.style.fontSize = ''; }")
+    assert not found, "\n".join(found)
+
+
+def test_the_notebook_preset_keeps_the_chart_in_the_column(page):
+    page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", _epoch_player_trait("notebook"))
+    assert page.evaluate("() => document.querySelectorAll('#widget [role=tab]').length") == 0
+    assert page.evaluate("() => document.querySelector('#widget .pp-side > .pp-panel').checkVisibility()")

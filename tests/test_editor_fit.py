@@ -10,9 +10,13 @@ preset at 1280x720 with it closed (599 px). The data panel's plot keeps its size
 CSS px (notebook) or 360 (lecture). Where the lecture column beside the picture holds a tab picker (a tall panel,
 an editor's chart: `controls.js` buildTabs), the widget is measured whole under each of its tabs.
 
+`test_every_widget_fits_the_lecture_view_whole` measures every browser widget of lessons 00-06 (each player, run
+switch, controlled player and editor, from its top: a run switch's choice, a controlled player's settings) whole in
+the lecture preset at 1280x720 in the same way, under each of its column's tabs.
+
 `tests/browser_fit.py` measures every player's picture, Step button and readout headline; this test measures the
-editors' every part, which that one does not (an editor's edit row sits above its player). A screenshot of each
-widget measured goes to ``tests/artifacts/editor/fit-<lesson>-<preset>-<i>.png``.
+widgets' every part, which that one does not (an editor's edit row sits above its player). A screenshot of each
+widget measured goes to ``tests/artifacts/editor/fit-<lesson>-<preset>-<i>.png`` (``whole-...`` for every widget).
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ JS_WHOLE = """(el) => {
   }
   const plot = el.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect').getBoundingClientRect();
   return {top: r.top, bottom, lowest: String(lowest), view: [view.top, view.bottom],
-          plot: [plot.width, plot.height], kind: el.matches('.perceptron-browsereditor') ? 'editor' : 'player'};
+          plot: [plot.width, plot.height],
+          kind: /perceptron-browser(editor|switch|controlled|player)/.exec(el.className)[1]};
 }"""
 
 
@@ -97,8 +102,24 @@ def _runs():
             yield pytest.param(lesson, preset, id=f"{lesson}-{preset}", marks=marks)
 
 
-@pytest.mark.parametrize(("lesson", "preset"), list(_runs()))
-def test_each_editor_fits_the_view_whole(lesson, preset, request):
+#: Every lesson with a browser widget; in the lecture preset each of them is measured whole (issue #30 item 5).
+ALL_LESSONS = ("00_start_here", "01_loss_geometry", "02_subgradients", "03_hyperplane_updates", "04_margin_bound",
+               "05_kernel_lifting", "06_beyond_separable")
+#: Every browser widget of a notebook: an editor, a run switch, a controlled player, and a player in none of them.
+JS_EVERY = """() => [...document.querySelectorAll('.jp-Notebook :is(.perceptron-browsereditor, '
+  + '.perceptron-browserswitch, .perceptron-browsercontrolled, .perceptron-browserplayer)')].filter((e) =>
+  !e.parentElement.closest('.perceptron-browsereditor, .perceptron-browserswitch, .perceptron-browsercontrolled'))"""
+#: The lessons with a widget still too tall in the lecture preset at 1280x720: none. Before the lecture column's tabs
+#: (2026-11-26) 01's player was 986 px, 02's switches 691 and 1054, 03's controlled 631, a player 607 and the editor
+#: 641, 04's player 683, 06's editor 811 and player 732; with them 03's per-epoch player and 04's claims player were
+#: still 607 and 612 (the chart, two legends and the readout's 5 lines over the column): a column so crowded puts its
+#: chart under a tab (`side.js` fitColumn): 582 and 561 px.
+TOO_TALL_LECTURE: set[str] = set()
+
+
+def _measure_lesson(request, lesson: str, preset: str, widgets_js: str, name: str) -> None:
+    """Run `lesson` in `preset`, measure every widget `widgets_js` finds whole (under each of its column's tabs),
+    and fail with what does not fit; screenshots ``<name>-<lesson>-<preset>-<i>[-tab<t>].png``."""
     lab = request.getfixturevalue("course_lab_server")
     chromium = request.getfixturevalue("chromium")
     nb = f"notebooks/{lesson}.ipynb"
@@ -109,12 +130,12 @@ def test_each_editor_fits_the_view_whole(lesson, preset, request):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         bc.open_and_run(page, lab, nb, {}, kernel=kernel_name(preset))
-        page.wait_for_function(f"() => {{ const ws = ({JS_WIDGETS})(); return ws.length > 0 "
+        page.wait_for_function(f"() => {{ const ws = ({widgets_js})(); return ws.length > 0 "
                                "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }")
         fit.set_view(page, VIEW_OF[preset])
-        widgets = page.evaluate_handle(JS_WIDGETS)
+        widgets = page.evaluate_handle(widgets_js)
         n = page.evaluate("(ws) => ws.length", widgets)
-        assert n, f"{nb}: no editor"
+        assert n, f"{nb}: no widget"
         problems, shown = [], []
         ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
         for i in range(n):
@@ -124,7 +145,7 @@ def test_each_editor_fits_the_view_whole(lesson, preset, request):
             shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px, "
                          f"plot {max(m['plot']):.0f} px")
             problems += misfits(m, preset=preset, where=where)
-            page.screenshot(path=str(ed.ARTIFACTS / f"fit-{lesson[:2]}-{preset}-{i}.png"))
+            page.screenshot(path=str(ed.ARTIFACTS / f"{name}-{lesson[:2]}-{preset}-{i}.png"))
             # the lecture column's tab picker (a tall panel, an editor's chart): each tab, whole, fits too
             tabs = handle.query_selector_all(":scope .pp-tabs [role=tab]")
             for t, tab in enumerate(tabs):
@@ -133,7 +154,7 @@ def test_each_editor_fits_the_view_whole(lesson, preset, request):
                 shown.append(f"tab {tab.text_content()!r}: {m['bottom'] - m['top']:.0f} px")
                 problems += misfits(m, preset=preset, where=f"{where}, tab {tab.text_content()!r}")
                 if t:
-                    page.screenshot(path=str(ed.ARTIFACTS / f"fit-{lesson[:2]}-{preset}-{i}-tab{t}.png"))
+                    page.screenshot(path=str(ed.ARTIFACTS / f"{name}-{lesson[:2]}-{preset}-{i}-tab{t}.png"))
             if tabs:
                 tabs[0].click()
         print(f"{nb} [{preset}]: " + "; ".join(shown))
@@ -142,3 +163,17 @@ def test_each_editor_fits_the_view_whole(lesson, preset, request):
     finally:
         context.close()
         lab.shutdown_kernels()
+
+
+@pytest.mark.parametrize(("lesson", "preset"), list(_runs()))
+def test_each_editor_fits_the_view_whole(lesson, preset, request):
+    _measure_lesson(request, lesson, preset, JS_WIDGETS, "fit")
+
+
+@pytest.mark.parametrize("lesson", [
+    pytest.param(lesson, marks=[pytest.mark.xfail(strict=True, reason="too tall yet: see TOO_TALL_LECTURE")]
+                 if lesson in TOO_TALL_LECTURE else []) for lesson in ALL_LESSONS])
+def test_every_widget_fits_the_lecture_view_whole(lesson, request):
+    """Every browser widget of the lesson (player, run switch, controlled player, editor), whole, in the lecture
+    preset at 1280x720 with the file browser closed (a 599 px view)."""
+    _measure_lesson(request, lesson, "lecture", JS_EVERY, "whole")

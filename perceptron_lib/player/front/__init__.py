@@ -9,7 +9,8 @@
   ``player.js``: the stepping player (`perceptron_lib.player.browser.BrowserPlayer`): the data panel's geometry
   (view, clipped boundary, where the arrows go), the frame drawn in SVG, the controls and legends, the charts
   beside the data panel (their axes, and what is drawn on them),
-  the panels' registry (``PANEL_KINDS``, with the overlays on the data panel), and the anywidget entry
+  the panels' registry (``PANEL_KINDS``, with the overlays on the data panel), the column beside the picture
+  (``side.js``: where each panel goes, and the lecture column's height), and the anywidget entry
   (`PLAYER_MODULES`).
 
 The files import each other by relative paths, as ES modules do. A widget front end is loaded as one
@@ -29,7 +30,8 @@ __all__ = ["MODULES", "PLAYER_MODULES", "source"]
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
 #: The stepping player's front end, joined in this order (its last module has anywidget's default export).
 PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "chart_axes.js", "curves.js", "lift_geometry.js",
-                  "lifted.js", "contour.js", "panels.js", "player.js")
+                  "lifted.js", "contour.js", "panels.js", "side.js",
+                  "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
 

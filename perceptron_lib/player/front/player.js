@@ -23,14 +23,10 @@ import {
 import { keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, drawFrame, PT } from "./scene.js";
+import { fitColumn, panelPlaces } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
-/**
- * The least height the column beside the picture may take in the lecture preset, CSS px: with the controls, the
- * room a 1280x720 JupyterLab gives a notebook's output (about 598 px).
- */
-export const LECTURE_SIDE_PX = 540;
 /** The run format this front end reads (the `version` of the `run` trait). */
 export const RUN_VERSION = 1;
 
@@ -75,26 +71,6 @@ function keyBelongsTo(target, key) {
   const owner = target.closest("[data-own-keys]");
   if (owner?.getAttribute("data-own-keys").split(/\s+/).includes(key)) return true;
   return key === " " && target.closest("button, a[href], [role='button']") !== null;
-}
-
-/**
- * Where each of a player's drawn panels goes: `tabbed` (lecture: under a tab of the column beside the picture, see
- * `buildTabs`: every panel of an editor's player, and of a player with a tall one, in a deck only in a run switch),
- * `under` (the notebook preset: after the readout in that column, a panel that asks for it), `after` (a deck's
- * lecture player: its tall panel after the column, a third column there) and `beside` (in the column, over the
- * legend and the readout).
- * @param {{el: HTMLElement, tall?: boolean, underReadout?: boolean}[]} drawn
- * @param {{large: boolean, inEditor: boolean, inSwitch: boolean, inDeck: boolean}} where
- * @returns {{tabbed: object[], under: HTMLElement[], after: HTMLElement[], beside: HTMLElement[]}}
- */
-export function panelPlaces(drawn, { large, inEditor, inSwitch, inDeck }) {
-  const tall = drawn.some((p) => p.tall);
-  const tabbed = large && (inEditor || (tall && (inSwitch || !inDeck))) ? drawn : [];
-  const under = large ? [] : drawn.filter((p) => p.underReadout);
-  const after = large && !tabbed.length ? drawn.filter((p) => p.tall) : [];
-  const beside = drawn.filter((p) => ![...tabbed, ...under, ...after].includes(p));
-  const els = (list) => list.map((p) => p.el);
-  return { tabbed, under: els(under), after: els(after), beside: els(beside) };
 }
 
 /**
@@ -167,10 +143,11 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const inSwitch = el.closest(".perceptron-browserswitch") !== null;
   const inDeck = el.closest(".reveal") !== null;
   const names = { id, first: inEditor ? "edits, readout" : "readout", keep: el }; // first: the column as it was
+  let crowded = false; // lecture: the column's panels, legend and readout did not fit beside the picture (fitColumn)
   const placeCharts = () => {
     for (const c of charts) c.remove();
     const drawn = panels.map((p, j) => ({ ...p, name: TAB_NAMES[spec.panels[j].kind] ?? "chart" })).filter((p) => p.el);
-    const { tabbed, under, after, beside } = panelPlaces(drawn, { large, inEditor, inSwitch, inDeck });
+    const { tabbed, under, after, beside } = panelPlaces(drawn, { large, inEditor, inSwitch, inDeck, crowded });
     side.prepend(...beside);
     side.append(...under);
     body.append(...after);
@@ -208,12 +185,15 @@ export function mountPlayer(model, el, first = model.get("run")) {
     root.append(htmlEl(doc, "style", {}, CSS), controls.row, body, keyHelp);
   }
   el.replaceChildren(root);
-  // lecture: the column beside the picture is no taller than the picture, or than LECTURE_SIDE_PX where the
-  // picture is shorter (a wide view); the readout scrolls in it if it must
-  const fitSide = () => {
-    const beside = side.offsetTop < figure.offsetTop + figure.offsetHeight / 2;
-    side.style.maxHeight = large && beside ? `${Math.max(figure.offsetHeight, LECTURE_SIDE_PX)}px` : "";
+  // lecture: the column beside the picture is no taller than the picture (or LECTURE_SIDE_PX), the readout scrolling
+  // in it; panels that leave the readout no room go under tabs (03's per-epoch chart, 04's claims: 607, 612 px of 599)
+  const crowd = () => {
+    if (!side.querySelector(":scope > .pp-panel")) return false;
+    crowded = true;
+    placeCharts();
+    return true;
   };
+  const fitSide = fitColumn({ side, figure, large, crowd });
   const sized = large && win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
   if (sized) sized.observe(figure);
 
