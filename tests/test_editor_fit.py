@@ -12,7 +12,9 @@ an editor's chart: `controls.js` buildTabs), the widget is measured whole under 
 
 `test_every_widget_fits_the_lecture_view_whole` measures every browser widget of lessons 00-06 (each player, run
 switch, controlled player and editor, from its top: a run switch's choice, a controlled player's settings) whole in
-the lecture preset at 1280x720 in the same way, under each of its column's tabs.
+the lecture preset at 1280x720 in the same way, under each of its column's tabs;
+`test_every_widget_fits_the_lecture_app_whole` does so for lesson 03 in the app (``COURSE_STYLE=lecture make app``,
+a 1280x720 window).
 
 `tests/browser_fit.py` measures every player's picture, Step button and readout headline; this test measures the
 widgets' every part, which that one does not (an editor's edit row sits above its player). A screenshot of each
@@ -30,6 +32,7 @@ from tests import browser_editor as ed
 from tests import browser_fit as fit
 from tests.browser_support import (  # noqa: F401 (course_lab_server: a fixture, used by name)
     course_lab_server,
+    jupyter_server,
     kernel_name,
 )
 
@@ -48,8 +51,10 @@ JS_WIDGETS = """() => [...document.querySelectorAll('.jp-Notebook .perceptron-br
 
 # The widget, whole: from its top to the lowest bottom of its visible parts; the notebook's view; the data panel.
 JS_WHOLE = """(el) => {
-  const scroller = el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook');
-  const view = scroller.getBoundingClientRect();
+  // JupyterLab: the notebook's scroll area; the app (Voila, no JupyterLab shell): the window
+  const scroller = document.querySelector('.jp-LabShell')
+    && (el.closest('.jp-WindowedPanel-outer') || el.closest('.jp-Notebook'));
+  const view = scroller ? scroller.getBoundingClientRect() : {top: 0, bottom: window.innerHeight};
   const r = el.getBoundingClientRect();
   // a part inside a box that scrolls (the lecture readout) is seen through that box: the box counts, not the part
   const clipped = (e) => { for (let a = e.parentElement; a && a !== el; a = a.parentElement)
@@ -177,3 +182,41 @@ def test_every_widget_fits_the_lecture_view_whole(lesson, request):
     """Every browser widget of the lesson (player, run switch, controlled player, editor), whole, in the lecture
     preset at 1280x720 with the file browser closed (a 599 px view)."""
     _measure_lesson(request, lesson, "lecture", JS_EVERY, "whole")
+
+
+def test_every_widget_fits_the_lecture_app_whole(request):
+    """Lesson 03 (a controlled player, two players, an editor) in the app as ``COURSE_STYLE=lecture make app NB=03``
+    serves it (Voila, the ``course_app_lecture`` template) in a 1280x720 window: every widget, whole, in the window."""
+    chromium = request.getfixturevalue("chromium")
+    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter"), "JUPYTER_CONFIG_PATH": str(REPO / "tools" / "jupyter"
+                                                                                      / "config"),
+           "COURSE_STYLE": "lecture"}
+    lesson = "03_hyperplane_updates"
+    with jupyter_server(REPO / "notebooks", app="voila", env=env, extra_args=["--template=course_app_lecture"],
+                        timeout=90) as srv:
+        page = chromium.new_page(viewport={"width": 1280, "height": 720})
+        try:
+            page.goto(srv.voila_url(f"{lesson}.ipynb"), timeout=240_000)
+            every = JS_EVERY.replace(".jp-Notebook ", "")
+            page.wait_for_function(f"() => {{ const ws = ({every})(); return ws.length > 0 "
+                                   "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }", timeout=240_000)
+            widgets = page.evaluate_handle(every)
+            n = page.evaluate("(ws) => ws.length", widgets)
+            problems, shown = [], []
+            ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            for i in range(n):
+                handle = page.evaluate_handle("([ws, i]) => ws[i]", [widgets, i]).as_element()
+                m = measure_whole(page, handle)
+                shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px")
+                problems += misfits(m, preset="lecture", where=f"app {lesson} {m['kind']} {i}")
+                page.screenshot(path=str(ed.ARTIFACTS / f"app-{lesson[:2]}-lecture-{i}.png"))
+                for tab in handle.query_selector_all(":scope .pp-tabs [role=tab]"):
+                    tab.click()
+                    m = measure_whole(page, handle)
+                    shown.append(f"tab {tab.text_content()!r}: {m['bottom'] - m['top']:.0f} px")
+                    problems += misfits(m, preset="lecture", where=f"app {lesson} {i}, tab {tab.text_content()!r}")
+            print(f"app {lesson} [lecture]: " + "; ".join(shown))
+            assert n == 4, f"app {lesson}: {n} widgets, not 4"
+            assert not problems, "\n".join(problems)
+        finally:
+            page.close()
