@@ -42,4 +42,4 @@ def test_the_lessons_starting_points_pasted_are_not_enough():
     assert np.array_equal(np.asarray(X, float), data.small_2d()[0])
     for answer in (editor, (X, y)):
         result = nb03.check_many_updates(answer)
-        assert result.status != "correct" and "updates; you need 10" in str(result), result
+        assert result.status != "correct" and "update; you need 10" in str(result), result
