@@ -53,6 +53,13 @@ export const CSS = `
 .perceptron-browserplayer.pp-large :is(.pp-controls, .pp-controls *, .pp-keyhelp, .pp-tabs [role="tab"]) {
   font-size: var(--pp-text); }
 .perceptron-browserplayer.pp-large .pp-controls { margin-bottom: 2px; }
+/* lecture: the key help opens over the picture, not as a line that pushes the picture down (a 1280x720 view: 646-701
+   px of 599 with it open) */
+.perceptron-browserplayer.pp-large .pp-keys { position: relative; }
+.perceptron-browserplayer.pp-large .pp-keys[open] { flex-basis: auto; }
+.perceptron-browserplayer.pp-large .pp-keys[open] > .pp-keyhelp { position: absolute; top: 100%; right: 0; z-index: 2;
+  width: 24em; max-width: 80vw; margin: 0; padding: 6px 10px; color: #000; background: #fff; border: 1px solid #595959;
+  border-radius: 4px; box-shadow: 0 2px 6px rgb(0 0 0 / 25%); }
 .perceptron-browserplayer .pp-tabs { display: flex; flex-wrap: wrap; gap: 4px; border-bottom: 2px solid #595959; }
 .perceptron-browserplayer .pp-tabs [role="tab"] { border-radius: 4px 4px 0 0; margin-bottom: -2px; }
 .perceptron-browserplayer .pp-tabs [aria-selected="true"] { background: #fff; border-bottom: 2px solid #fff;
