@@ -8,8 +8,8 @@ its visible parts (a part in a box that scrolls, the lecture readout, is seen th
 notebook's view: in the notebook preset at 1440x900 with the file browser open (a 779 px view), in the lecture
 preset at 1280x720 with it closed (599 px). The data panel's plot keeps its size: its longer side at least 420
 CSS px (notebook) or 360 (lecture). Where the lecture column beside the picture holds a tab picker (a tall panel,
-an editor's chart: `controls.js` buildTabs), the widget is measured whole under each of its tabs, and with the
-player's key help open (lecture: folded at the end of its controls, it opens over the picture).
+an editor's chart: `controls.js` buildTabs), the widget is measured whole under each of its tabs, and in the lecture
+preset with each of its folded parts open (the player's key help opens over the picture).
 
 `test_every_widget_fits_the_lecture_view_whole` measures every browser widget of lessons 00-06 (each player, run
 switch, controlled player and editor, from its top: a run switch's choice, a controlled player's settings) whole in
@@ -163,14 +163,14 @@ def _measure_lesson(request, lesson: str, preset: str, widgets_js: str, name: st
                     page.screenshot(path=str(ed.ARTIFACTS / f"{name}-{lesson[:2]}-{preset}-{i}-tab{t}.png"))
             if tabs:
                 tabs[0].click()
-            # lecture: the player's key help, folded at the end of its controls, opens over the picture
-            keys = handle.query_selector(":scope .pp-keys > summary")
-            if keys:
-                keys.click()
+            # lecture: each folded part open, one at a time (the player's key help opens over the picture; an
+            # editor's keys and points as text in the column beside it)
+            for fold in handle.query_selector_all(":scope details > summary") if preset == "lecture" else []:
+                fold.click()
                 m = measure_whole(page, handle)
-                shown.append(f"keys open: {m['bottom'] - m['top']:.0f} px")
-                problems += misfits(m, preset=preset, where=f"{where}, its key help open")
-                keys.click()
+                shown.append(f"{fold.text_content()!r} open: {m['bottom'] - m['top']:.0f} px")
+                problems += misfits(m, preset=preset, where=f"{where}, {fold.text_content()!r} open")
+                fold.click()
         print(f"{nb} [{preset}]: " + "; ".join(shown))
         assert not problems, "\n".join(problems)
         assert not errors, errors
