@@ -20,8 +20,7 @@ from perceptron_lib.draw import style as _style
 from perceptron_lib.player.browser import _style_trait
 from perceptron_lib.player.browser_editor import BrowserEditor
 from perceptron_lib.player.panels.claims import ClaimsPanel
-from tests.test_browser_editor_front import MOUNT_EDITOR
-from tests.test_browser_player_front import FAKE_MODEL
+from tests.test_browser_editor_front import editor_page
 
 pytestmark = pytest.mark.browser
 
@@ -30,22 +29,7 @@ TOL = 1e-9
 
 @pytest.fixture(scope="module")
 def page(chromium):
-    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_content('<!doctype html><html lang="en"><title>claims in the browser</title><body><main></main>'
-                     "</body></html>")
-    page.evaluate("""async (src) => {
-        const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
-        window.front = await import(url);
-    }""", BrowserEditor._esm)
-    page.evaluate(FAKE_MODEL)
-    page.evaluate(MOUNT_EDITOR)
-    yield page
-    assert not errors, errors
-    ctx.close()
+    yield from editor_page(chromium, title="claims in the browser", after=False)
 
 
 def same(have, want, where="spec") -> None:

@@ -29,7 +29,7 @@ from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import plotting
 from perceptron_lib.player.browser_editor import EDIT_HINT, BrowserEditor
 from perceptron_lib.player.readout import alt_text, state_lines
-from tests.test_browser_player_front import FAKE_MODEL
+from tests.test_browser_player_front import front_page
 
 pytestmark = pytest.mark.browser
 
@@ -47,24 +47,16 @@ MOUNT_EDITOR = """() => {
 }"""
 
 
+def editor_page(chromium, *, title="the editor in the browser", after=True):
+    """`front_page` with the editor's front end and `MOUNT_EDITOR` defined; no page error while it was used."""
+    for page in front_page(chromium, esm=BrowserEditor._esm, title=title, after=after, check_errors=True):
+        page.evaluate(MOUNT_EDITOR)
+        yield page
+
+
 @pytest.fixture(scope="module")
 def page(chromium):
-    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_content('<!doctype html><html lang="en"><title>the editor in the browser</title><body><main></main>'
-                     '<button id="after" type="button">a button after the widget</button></body></html>')
-    page.evaluate("""async (src) => {
-        const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
-        window.front = await import(url);
-    }""", BrowserEditor._esm)
-    page.evaluate(FAKE_MODEL)
-    page.evaluate(MOUNT_EDITOR)
-    yield page
-    assert not errors, errors
-    ctx.close()
+    yield from editor_page(chromium)
 
 
 # ---------------------------------------------------------------------------------------------- numbers as text

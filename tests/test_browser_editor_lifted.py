@@ -21,8 +21,7 @@ from perceptron_lib.player import LiftedPanel
 from perceptron_lib.player.browser import _lifted_boundaries
 from perceptron_lib.player.browser_editor import BrowserEditor
 from tests.test_browser_editor_claims import same
-from tests.test_browser_editor_front import MOUNT_EDITOR
-from tests.test_browser_player_front import FAKE_MODEL
+from tests.test_browser_editor_front import editor_page
 
 TOL = 1e-9
 STATE = ("run", "k", "interval_ms", "points", "lesson", "settings", "options")
@@ -70,21 +69,7 @@ def test_the_still_of_a_lifted_editor_is_drawn():
 # ---------------------------------------------------------------------------------------------- Chromium
 @pytest.fixture(scope="module")
 def page(chromium):
-    ctx = chromium.new_context(viewport={"width": 1440, "height": 900})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_content('<!doctype html><html lang="en"><title>lifted editor</title><body><main></main></body></html>')
-    page.evaluate("""async (src) => {
-        const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
-        window.front = await import(url);
-    }""", BrowserEditor._esm)
-    page.evaluate(FAKE_MODEL)
-    page.evaluate(MOUNT_EDITOR)
-    yield page
-    assert not errors, errors
-    ctx.close()
+    yield from editor_page(chromium, title="lifted editor", after=False)
 
 
 def _planes(rng, n):

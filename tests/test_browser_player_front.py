@@ -87,20 +87,26 @@ FAKE_MODEL = """() => {
 }"""
 
 
-def front_page(chromium, *, width=1440, height=900):
-    """A blank page with the player's front end loaded and the model stand-in defined (`FAKE_MODEL`); yields it,
-    and closes its browser context after."""
+def front_page(chromium, *, width=1440, height=900, esm=None, title="the player in the browser", after=True,
+               check_errors=False):
+    """A blank page with a widget's front end loaded (`esm`, default the player's) and the model stand-in defined
+    (`FAKE_MODEL`); yields it, and closes its browser context after. `after`: a button after the widget (where Tab
+    goes on to); `check_errors`: no page error may have been raised while the page was used."""
     ctx = chromium.new_context(viewport={"width": width, "height": height})
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
     page = ctx.new_page()
-    page.set_content('<!doctype html><html lang="en"><title>the player in the browser</title><body><main></main>'
-                     '<button id="after" type="button">a button after the widget</button></body></html>')
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    button = '<button id="after" type="button">a button after the widget</button>' if after else ""
+    page.set_content(f'<!doctype html><html lang="en"><title>{title}</title><body><main></main>{button}</body></html>')
     page.evaluate("""async (src) => {
         const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
         window.front = await import(url);
-    }""", BrowserPlayer._esm)
+    }""", BrowserPlayer._esm if esm is None else esm)
     page.evaluate(FAKE_MODEL)
     yield page
+    if check_errors:
+        assert not errors, errors
     ctx.close()
 
 
