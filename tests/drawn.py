@@ -16,7 +16,29 @@ from perceptron_lib.player.recording import scene_still
 from perceptron_lib.player.render import DENSITY, Scene, png_frame
 
 
-class Drawn:
+class Stepped:
+    """A `render.Scene` stepped as the checks step a picture (``scene``, ``K`` and the step on show ``k``)."""
+
+    def seek(self, k) -> int:
+        self.k = min(max(int(k), 0), self.K)
+        self.scene.draw(self.k)
+        return self.k
+
+    def next(self) -> int:
+        return self.seek(self.k + 1)
+
+    def prev(self) -> int:
+        return self.seek(self.k - 1)
+
+    def redraw(self) -> None:
+        """Draw step k in full, not over the background of step K: the picture must not change."""
+        self.scene.draw(self.k, full=True)
+
+    def frame_png(self) -> bytes:
+        return png_frame(self.scene.rgba())
+
+
+class Drawn(Stepped):
     """`render.Scene` of a run, drawn at step `k` (clamped to 0..K), with the readout's words of that step.
 
     Parameters as `BrowserPlayer`'s still: a `DataPanel` first (``data_panel``: a configured one, None for the
@@ -38,24 +60,6 @@ class Drawn:
     state = property(lambda self: self.run.history[self.k])
     panels = property(lambda self: list(self.scene.panels))
     figure = property(lambda self: self.scene.fig)
-
-    def seek(self, k) -> int:
-        self.k = min(max(int(k), 0), self.K)
-        self.scene.draw(self.k)
-        return self.k
-
-    def next(self) -> int:
-        return self.seek(self.k + 1)
-
-    def prev(self) -> int:
-        return self.seek(self.k - 1)
-
-    def redraw(self) -> None:
-        """Draw step k in full, not over the background of step K: the picture must not change."""
-        self.scene.draw(self.k, full=True)
-
-    def frame_png(self) -> bytes:
-        return png_frame(self.scene.rgba())
 
     def still(self) -> tuple:
         """(png, width, height, alt): what a browser widget's saved output keeps at this step."""

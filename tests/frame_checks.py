@@ -25,6 +25,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+from drawn import Stepped  # tests/ is on the path: pytest's rootdir, and the kernel's PYTHONPATH (test_frames)
 from matplotlib.collections import Collection, LineCollection, PathCollection
 from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
@@ -237,37 +238,18 @@ def path_differences(player) -> list[str]:
     return wrong
 
 
-class Still:
+class Still(Stepped):
     """A browser widget's still, the matplotlib drawing (`render.Scene`) its saved output keeps, stepped as the
-    checks step a picture: `seek`, `next`, `prev`, `frame_png`, `redraw`; `restore` draws the widget's own step."""
+    checks step a picture (`drawn.Stepped`); `restore` draws the widget's own step."""
 
     def __init__(self, widget):
-        from perceptron_lib.player.render import png_frame
-
         drawn = widget._drawn()
         self.scene = drawn[0] if isinstance(drawn, tuple) else drawn.scene
         run = widget._shown_run()[0] if hasattr(widget, "_shown_run") else drawn.run
         self.figure, self.style, self.K = self.scene.fig, self.scene.style, len(run.history) - 1
-        self.alt, self.repr, self._png = widget.snapshot()[3], repr(widget), png_frame
+        self.alt, self.repr = widget.snapshot()[3], repr(widget)
         self.shown = self.k = min(int(widget.k), self.K)
         self.scene.draw(self.k)
-
-    def seek(self, k) -> int:
-        self.k = min(max(int(k), 0), self.K)
-        self.scene.draw(self.k)
-        return self.k
-
-    def next(self) -> int:
-        return self.seek(self.k + 1)
-
-    def prev(self) -> int:
-        return self.seek(self.k - 1)
-
-    def redraw(self) -> None:
-        self.scene.draw(self.k, full=True)
-
-    def frame_png(self) -> bytes:
-        return self._png(self.scene.rgba())
 
     def restore(self) -> None:
         self.seek(self.shown)
