@@ -38,6 +38,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.browser_edit import JS_SPOT
 from benchmarks.browser_step import busy_cores
 from tests.browser_support import (
     browser_missing_reason,
@@ -160,19 +161,6 @@ JS_STEPS = """async ([el, n]) => {
   return out;
 }"""
 
-#: An empty spot of the editor's plot (page px): of a grid over the plot, the one furthest from every marker.
-JS_SPOT = """(el) => {
-  const plot = el.querySelector('.pp-axes rect').getBoundingClientRect();
-  const centres = [...el.querySelectorAll('path.pp-point')].map((e) => { const r = e.getBoundingClientRect();
-    return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; });
-  let best = null;
-  for (let fx = 0.1; fx < 0.95; fx += 0.05) for (let fy = 0.1; fy < 0.95; fy += 0.05) {
-    const p = [plot.left + fx * plot.width, plot.top + fy * plot.height];
-    const d = Math.min(...centres.map((c) => Math.hypot(c[0] - p[0], c[1] - p[1])));
-    if (best === null || d > best[0]) best = [d, p];
-  }
-  return best[1];
-}"""
 
 #: One edit of the editor in `el` at `spot`, then its Undo. Times in epoch ms (the kernel's clock): the click, the
 #: handler done (the browser's run drawn), its frame painted, the points' message sent, the library's run received

@@ -31,8 +31,7 @@ from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import BrowserEditor
 from tests.browser_support import browser_missing_reason, launch
-from tests.test_browser_editor_front import MOUNT_EDITOR
-from tests.test_browser_player_front import FAKE_MODEL
+from tests.test_browser_editor_front import editor_page
 
 #: `n` timed clicks on an empty spot (found once, in page px), each followed by a timed Undo. Per edit: ms of the
 #: handler (check, fit, spec, new player) and of the style and layout it leaves (forced), then to the next frame
@@ -69,11 +68,10 @@ JS_EDITS = """async ([n, spot]) => {
   return out;
 }"""
 
-#: An empty spot of the plot (page px): of a grid over the plot, the one furthest from every marker.
-JS_SPOT = """() => {
-  const root = document.querySelector('#widget');
-  const plot = root.querySelector('.pp-axes rect').getBoundingClientRect();
-  const centres = [...root.querySelectorAll('path.pp-point')].map((e) => { const r = e.getBoundingClientRect();
+#: An empty spot of the editor's plot in `el` (page px): of a grid over the plot, the one furthest from every marker.
+JS_SPOT = """(el) => {
+  const plot = el.querySelector('.pp-axes rect').getBoundingClientRect();
+  const centres = [...el.querySelectorAll('path.pp-point')].map((e) => { const r = e.getBoundingClientRect();
     return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; });
   let best = null;
   for (let fx = 0.1; fx < 0.95; fx += 0.05) for (let fy = 0.1; fy < 0.95; fy += 0.05) {
@@ -99,7 +97,7 @@ def measure(page, X, y, edits):
     page.evaluate("(s) => window.mount(s)", {name: state[name] for name in
                                              ("run", "points", "lesson", "settings", "options", "k", "interval_ms")})
     page.locator("#widget .pp-picture").scroll_into_view_if_needed()
-    spot = page.evaluate(JS_SPOT)
+    spot = page.evaluate(JS_SPOT, page.query_selector("#widget"))
     times = page.evaluate(JS_EDITS, [edits, spot])
     assert set(times.pop("points")) == {len(y) + 1}, "a click did not add one point"
     K = page.evaluate("() => window.editor.spec().K")
@@ -118,17 +116,8 @@ def main(argv=None) -> int:
 
     with sync_playwright() as pw:
         browser = launch(pw)
-        ctx = browser.new_context(viewport={"width": 1440, "height": 900})
-        ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:"))
-                  else r.abort())
-        page = ctx.new_page()
-        page.set_content('<!doctype html><html lang="en"><title>edit benchmark</title><body><main></main></body>')
-        page.evaluate("""async (src) => {
-            const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
-            window.front = await import(url);
-        }""", BrowserEditor._esm)
-        page.evaluate(FAKE_MODEL)
-        page.evaluate(MOUNT_EDITOR)
+        pages = editor_page(browser, title="edit benchmark", after=False)
+        page = next(pages)
         print(f"An edit of the points to the new run painted, median of {args.edits} edits (ms); 16.7 at the next "
               "frame: the edit is in the first frame painted after it")
         print("| set | load | updates K | handler | style + layout | to the next frame (max) | to the frame after | "
@@ -143,6 +132,7 @@ def main(argv=None) -> int:
                         r = measure(page, X, y, args.edits)
                 print(f"| {name} | {load} | {r['K']} | {r['script']:.1f} | {r['layout']:.1f} | {r['first']:.1f} "
                       f"({r['first_max']:.1f}) | {r['painted']:.1f} | {r['undo']:.1f} |", flush=True)
+        next(pages, None)  # the page's teardown: no page error, its context closed
         browser.close()
     return 0
 
