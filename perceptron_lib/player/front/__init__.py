@@ -5,9 +5,10 @@
   `perceptron_lib.core.training.fit_perceptron`, with its history and cycle test.
 * ``max_margin.js``: what the editor's readout states (`perceptron_lib.core.own_data.summarize`): R,
   separability, the exact best margin with a checkable certificate, and the mistake bound.
-* ``geometry.js``, ``scene.js``, ``controls.js``, ``chart_axes.js``, ``curves.js``, ``panels.js``,
+* ``geometry.js``, ``scene.js``, ``frame.js``, ``controls.js``, ``chart_axes.js``, ``curves.js``, ``panels.js``,
   ``player.js``: the stepping player (`perceptron_lib.player.browser.BrowserPlayer`): the data panel's geometry
-  (view, clipped boundary, where the arrows go), the frame drawn in SVG, the controls and legends, the charts
+  (view, clipped boundary, where the arrows go), the scene drawn in SVG (axes and points) and each step's frame on
+  it (boundaries, arrows, caption), the controls and legends, the charts
   beside the data panel (their axes, and what is drawn on them),
   the panels' registry (``PANEL_KINDS``, with the overlays on the data panel), the column beside the picture
   (``side.js``: where each panel goes, and the lecture column's height), and the anywidget entry
@@ -29,8 +30,8 @@ __all__ = ["MODULES", "PLAYER_MODULES", "source"]
 #: The modules in the order they are joined: each imports only from modules before it.
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
 #: The stepping player's front end, joined in this order (its last module has anywidget's default export).
-PLAYER_MODULES = ("geometry.js", "scene.js", "controls.js", "chart_axes.js", "curves.js", "lift_geometry.js",
-                  "lifted.js", "contour.js", "panels.js", "side.js",
+PLAYER_MODULES = ("geometry.js", "scene.js", "frame.js", "controls.js", "chart_axes.js", "curves.js",
+                  "lift_geometry.js", "lifted.js", "contour.js", "panels.js", "side.js",
                   "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)

@@ -3,10 +3,10 @@
  *
  * Python (`perceptron_lib.player.browser.BrowserPlayer`) sends the run once, in the `run` trait: the states,
  * the data, the view, the preset's sizes and colours, and the words of every step. Here the browser draws
- * frame k in SVG (`scene.js`) and steps by itself: Step, Back, Reset, End, Play (timed here), the speed and
- * the "update k" box, and the keys ← → Home End space while the picture has the focus or the pointer. Each new
- * step is drawn at once and then told to the model (`k`, one message), so Python's `k` follows and the picture
- * never waits for Python; a `k` set by Python is drawn when it arrives.
+ * frame k in SVG (`scene.js`, `frame.js`) and steps by itself: Step, Back, Reset, End, Play (timed here), the
+ * speed and the "update k" box, and the keys ← → Home End space while the picture has the focus or the pointer.
+ * Each new step is drawn at once and then told to the model (`k`, one message), so Python's `k` follows and the
+ * picture never waits for Python; a `k` set by Python is drawn when it arrives.
  */
 
 import {
@@ -20,9 +20,10 @@ import {
   showReadout,
   TAB_NAMES,
 } from "./controls.js";
+import { drawFrame } from "./frame.js";
 import { keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
-import { buildScene, drawFrame, PT } from "./scene.js";
+import { buildScene, PT } from "./scene.js";
 import { fitColumn, panelPlaces } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */

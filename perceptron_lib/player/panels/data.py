@@ -2,8 +2,8 @@
 
 A panel of the scene protocol (`perceptron_lib.player.render`): ``draw(ax, run, X, y)`` once per scene, then
 ``update(k)``: the still a browser player keeps in its saved output. A scene draws a *copy* of the configured
-panel, so the attributes set here belong to one scene only. (In the browser, ``front/scene.js`` draws the same
-picture in SVG from the run's numbers; `view_for` is the view both share.)
+panel, so the attributes set here belong to one scene only. (In the browser, ``front/scene.js`` and ``frame.js``
+draw the same picture in SVG from the run's numbers; `view_for` is the view both share.)
 
 Everything drawn stays inside the axes at every k: the view covers the data (and the origin for a
 homogeneous run); the arrows are scaled (1, 1/2, 1/5, 1/10, ...) and anchored on the visible
