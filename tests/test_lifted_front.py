@@ -259,17 +259,34 @@ def test_each_way_to_turn_keeps_the_points_on_the_projection(page):
     assert view["azim"] == pytest.approx(-58 - 40 * per, abs=1e-9)
     assert view["elev"] == pytest.approx(24 + 20 * per, abs=1e-9)
     check(view["elev"], view["azim"])
-    # the labelled sliders, by keyboard
-    page.evaluate("() => window.panel.turn(24, -60)")
+    # the labelled sliders, by keyboard, in whole degrees from the view's own angles (the start, −58° and 24°, is
+    # no multiple of the picture's 5° turns): each thumb stands at the angle its words say
+    sliders = """() => [...document.querySelectorAll('main input[type=range]')]
+      .map((e) => [e.value, e.labels[0].textContent, e.getAttribute('aria-valuetext')])"""
+    page.evaluate("() => window.panel.turn(24, -58)")
+    assert page.evaluate(sliders) == [["-58", "turn (azimuth)−58°", "azimuth −58°"],
+                                      ["24", "tilt (elevation)24°", "elevation 24°"]]
+    page.focus("main .pl-picture")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    check(24, -68)
+    assert page.evaluate(sliders)[0] == ["-68", "turn (azimuth)−68°", "azimuth −68°"]  # the thumb showed −70
     page.focus("main input[type=range] >> nth=0")
     page.keyboard.press("ArrowRight")
-    check(24, -55)
+    check(24, -67)
     page.focus("main input[type=range] >> nth=1")
     page.keyboard.press("ArrowLeft")
-    check(20, -55)  # a slider keeps to its 5° steps: 24° shows as 25°, one step down is 20°
-    names = page.evaluate("() => [...document.querySelectorAll('main input[type=range]')]"
-                          ".map((e) => [e.labels[0].textContent, e.getAttribute('aria-valuetext')])")
-    assert names == [["turn (azimuth)−55°", "azimuth −55°"], ["tilt (elevation)20°", "elevation 20°"]]
+    check(23, -67)
+    page.keyboard.press("PageDown")
+    assert page.evaluate("() => window.panel.view().elev") < 23 - 1  # Page Down turns by more than a degree
+    page.keyboard.press("Home")
+    check(-90, -67)
+    assert page.evaluate(sliders) == [["-67", "turn (azimuth)−67°", "azimuth −67°"],
+                                      ["-90", "tilt (elevation)−90°", "elevation −90°"]]
+    # a drag's fraction of a degree: the thumb and the words round it alike
+    page.evaluate("() => window.panel.turn(23.6, -57.4)")
+    assert page.evaluate(sliders) == [["-57", "turn (azimuth)−57°", "azimuth −57°"],
+                                      ["24", "tilt (elevation)24°", "elevation 24°"]]
 
 
 @pytest.mark.browser

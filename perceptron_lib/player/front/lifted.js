@@ -261,7 +261,9 @@ export const LIFTED_CSS = `
  */
 function angleSlider(doc, text, min, max) {
   const label = htmlEl(doc, "label", {}, text);
-  const input = htmlEl(doc, "input", { type: "range", min: String(min), max: String(max), step: String(TURN_STEP) });
+  // whole degrees, as its words: a coarser step put the thumb off the angle shown (−58° from the start and the
+  // picture's 5° turns sat at −60 on a 5° grid); its arrow keys turn by 1°, Page Up / Page Down by more
+  const input = htmlEl(doc, "input", { type: "range", min: String(min), max: String(max), step: "1" });
   const value = htmlEl(doc, "span", { class: "pl-angle", "aria-hidden": "true" });
   label.append(input, value);
   return { label, input, value };
