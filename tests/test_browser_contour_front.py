@@ -4,7 +4,8 @@ The player's front end is loaded as in ``test_browser_player_front.py`` (a blank
 anywidget's model filled from a real widget's state). At every step k the drawn SVG is read back and checked
 against `ContourPathPanel.front`'s numbers through the plot's map from (w1, w2) to pixels: the bands and contour
 lines of b_k's layer (the only one shown), the kink lines, the path's vertices w_0..w_k, the star at w_k, the
-title; then frame k is the same markup after 0 -> k, K -> k and a jump; and the panel draws the kernel's colours.
+title, the note on the numbers (example indices) and the picture's name; then frame k is the same markup after
+0 -> k, K -> k and a jump; and the panel draws the kernel's colours.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ READ = """() => {
     ticks: [...svg.querySelectorAll('.pc-tick')].map((t) => t.textContent),
     barLabel: svg.querySelector('.pc-bar-label').textContent,
     barColors: [...svg.querySelectorAll('.pc-colorbar rect.pc-bar-band')].map((r) => r.getAttribute('fill')),
+    note: [...svg.querySelectorAll('.pc-note tspan')].map((t) => t.textContent),
+    label: svg.getAttribute('aria-label'),
   };
 }"""
 
@@ -111,6 +114,12 @@ def _check_frame(got, spec, k):
     assert got["barLabel"] == spec["colorbar"]["label"]
     n = len(spec["colorbar"]["colors"]) - spec["colorbar"]["extend"]
     assert got["barColors"] == spec["colorbar"]["colors"][:n]
+    # what the numbers are: example indices i (a note under the map, and the picture's name), not steps k
+    assert " ".join(got["note"]) == " ".join(spec["note"])  # its lines broken to the room beside or under the map
+    shown = ", ".join(str(m["i"]) for m in layer["kinks"])
+    kinks = f"; dashed lines labelled i = {shown}: the kink lines ⟨w, xᵢ⟩ + b = 0 of those examples" if shown else ""
+    title = spec["titles"][k].replace("\n", " ")
+    assert got["label"] == f"{spec['name']}: {title}{kinks}; dots: w at steps 0 to {k}, w at step {k} starred"
 
 
 @pytest.mark.browser
@@ -126,6 +135,35 @@ def test_frame_k_draws_the_layer_of_b_k_the_path_to_k_and_the_star_at_k(page, na
     for k in range(K + 1):
         _check_frame(frames[k], spec, k)
     assert len({tuple(f["layers"]) for f in frames}) == len(spec["layers"])  # every layer is shown at some k
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["lesson 01", "lesson 01, lecture"])
+def test_the_note_on_the_numbers_lies_beside_or_under_the_map_inside_the_picture(page, name):
+    """The note saying what the numbers are stands beside the colour bar (notebook: the column has room there, not
+    under the map) or under the axis name w₁ (lecture, as in the kernel's still), within the SVG's box, its lines
+    one under the other and clear of the rest of the picture; the formula is never broken."""
+    run, kw, panels = CASES[name]
+    mount(page, BrowserPlayer(run, X8, y8, panels=panels, **kw))
+    box = page.evaluate("""() => {
+      const svg = document.querySelector('#widget svg.pp-contour');
+      const r = (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+      const xName = [...svg.querySelectorAll('.pp-axes text')].find((t) => t.textContent === 'w₁');
+      return {svg: r(svg), xName: r(xName), bar: r(svg.querySelector('.pc-colorbar')),
+              plot: r(svg.querySelector('clipPath').parentNode.parentNode.querySelector('.pc-layer').parentNode),
+              lines: [...svg.querySelectorAll('.pc-note tspan')].map((t) => [...r(t), t.textContent])};
+    }""")
+    lines = box["lines"]
+    assert len(lines) >= 2 and any("⟨w,\u00a0xᵢ⟩\u00a0+\u00a0b\u00a0=\u00a00" in t for *_, t in lines)
+    for a, b in zip(lines, lines[1:], strict=False):
+        assert a[3] <= b[1] + 1, "its lines one under the other"
+    for left, top, right, bottom, _ in lines:
+        assert box["svg"][0] <= left and right <= box["svg"][2] + 0.5 and bottom <= box["svg"][3], "in the picture"
+        if kw:
+            assert top >= box["xName"][3] - 1, "under the axis name"
+        else:
+            assert left >= box["bar"][2], "beside the colour bar"
+            assert box["plot"][1] <= top and bottom <= box["plot"][3], "level with the map"
 
 
 @pytest.mark.browser

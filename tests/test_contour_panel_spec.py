@@ -112,6 +112,32 @@ def test_spec_holds_the_kernel_panels_contours_path_and_titles(name, preset):
     assert spec["colorbar"]["extend"] == (kw.get("loss", "perceptron") != "zero_one")
 
 
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_the_note_says_the_numbers_are_example_indices_in_the_still_and_the_spec_alike(preset):
+    """The numbers on the map are example indices i (the readout's "i = 3"), not steps k: a note under the axes
+    says so, the same lines in the kernel's still as in the browser's spec; none without kink lines."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Annotation
+
+    from perceptron_lib.player.panels.loss_slice import KINK_NOTE
+
+    run = fit_perceptron(X8, y8)
+    for kinks in (True, False):
+        spec = ContourPathPanel(kinks=kinks).front(run, X8, y8, style=S.get(preset))
+        ax = _drawn(ContourPathPanel(kinks=kinks), run, X8, y8, preset)
+        notes = [t.get_text() for t in ax.texts if isinstance(t, Annotation)]
+        assert spec["note"] == (list(KINK_NOTE) if kinks else [])
+        assert notes == (["\n".join(spec["note"])] if kinks else [])
+    words = " ".join(KINK_NOTE).replace("\u00a0", " ")
+    assert "example i" in words and "⟨w, xᵢ⟩ + b = 0" in words  # lesson 01's kink line
+    ax = _drawn(ContourPathPanel(), run, X8, y8, preset)
+    r = FigureCanvasAgg(ax.figure).get_renderer()
+    ax.figure.draw(r)
+    note = next(t for t in ax.texts if isinstance(t, Annotation)).get_window_extent(r)
+    label = ax.xaxis.label.get_window_extent(r)
+    assert note.y1 <= label.y0 and note.x0 < label.x1 and label.x0 < note.x1  # under the axis name w₁
+
+
 def test_lesson_01_player_takes_the_panel_and_stays_small():
     from perceptron_lib.core import loss_surfaces
     from perceptron_lib.player.panels.curves import LossPanel

@@ -112,6 +112,38 @@ function drawLayer(doc, g, layer, spec, tf, hatchId, labels) {
 }
 
 /**
+ * How wide a line of the SVG's text is, px (the canvas's measure of its font; about 0.6 em a letter without one).
+ * @param {Document} doc
+ * @param {string} text
+ * @param {number} px
+ * @returns {number}
+ */
+function textWidth(doc, text, px) {
+  const ctx = doc.createElement("canvas").getContext?.("2d");
+  if (!ctx) return 0.6 * px * text.length;
+  ctx.font = `${px}px "DejaVu Sans", Verdana, sans-serif`;
+  return ctx.measureText(text).width;
+}
+
+/**
+ * Words broken into lines no wider than `most` px (a longer word stands alone).
+ * @param {Document} doc
+ * @param {string} text
+ * @param {number} px
+ * @param {number} most
+ * @returns {string[]}
+ */
+function wrapWords(doc, text, px, most) {
+  const lines = [];
+  for (const word of text.split(" ").filter(Boolean)) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : null;
+    if (last !== null && textWidth(doc, last, px) <= most) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/**
  * The colour bar right of the plot: a band per level (equal lengths, as matplotlib's), the extension's triangle,
  * ticks and the loss's name.
  * @param {Document} doc
@@ -183,11 +215,14 @@ export function buildContour(doc, run, spec) {
   const titleLines = Math.max(...spec.titles.map((t) => t.split("\n").length));
   const tickPx = textPx(style, "tick_size");
   const labelPx = textPx(style, "label_size");
-  const m = {
-    left: tickPx * 3.2 + labelPx * 1.3 + 6,
-    top: titlePx * 1.25 * titleLines + 8,
-    bottom: (3 + 2 * style.spine_width) * PT + tickPx * 1.25 + labelPx * 1.3 + 2,
-  };
+  const notePx = textPx(style, "legend_size") * 0.9;
+  const axisBottom = (3 + 2 * style.spine_width) * PT + tickPx * 1.25 + labelPx * 1.3 + 2;
+  const left = tickPx * 3.2 + labelPx * 1.3 + 6;
+  // the note on the numbers: in the lecture preset under the axis name w₁, as in the kernel's still (the map has a
+  // tab of its own there); in the notebook's, beside the colour bar, where the column has room (under the map it
+  // took the player past the 779 px of a 1440x900 JupyterLab's view)
+  const under = style.legend_size > 12;
+  const m = { left, top: titlePx * 1.25 * titleLines + 8, bottom: axisBottom };
   const [x0, x1] = spec.xlim;
   const [y0, y1] = spec.ylim;
   const tf = {
@@ -226,7 +261,13 @@ export function buildContour(doc, run, spec) {
   drawChartAxes(doc, svgEl(doc, "g", { class: "pp-axes" }, plot), svgEl(doc, "g", {}), spec, style, tf);
   const barGroup = svgEl(doc, "g", { class: "pc-colorbar" }, plot);
   const barWidth = drawColorbar(doc, barGroup, spec.colorbar, style, side, side + 14);
-  const width = m.left + side + 14 + barWidth + 4;
+  const noteLeft = side + 14 + barWidth + notePx * 0.4;
+  // under the plot: centred on it, as wide as the picture leaves on both sides
+  const most = under ? 2 * Math.min(left + side / 2, side / 2 + 14 + barWidth) - notePx : notePx * 12;
+  const note = wrapWords(doc, (spec.note ?? []).join(" "), notePx, most);
+  if (under && note.length) m.bottom += notePx * (1.25 * note.length + 0.2);
+  const noteWidth = under || !note.length ? 0 : notePx * 0.4 + Math.max(...note.map((line) => textWidth(doc, line, notePx)));
+  const width = m.left + side + 14 + barWidth + 4 + noteWidth;
   const height = m.top + side + m.bottom;
   svg.setAttribute("viewBox", `0 0 ${fmt(width)} ${fmt(height)}`);
   svg.setAttribute("width", fmt(width));
@@ -238,6 +279,19 @@ export function buildContour(doc, run, spec) {
     plot,
   );
   title.setAttribute("font-size", fmt(titlePx));
+  if (note.length) {
+    // what the numbers are: example indices i, not steps k
+    const x = under ? side / 2 : noteLeft;
+    const y = under ? side + axisBottom + notePx * 0.9 : side / 2 - (notePx * 1.25 * (note.length - 1)) / 2;
+    const anchor = under ? "middle" : "start";
+    const words = svgEl(doc, "text", { class: "pc-note", x: fmt(x), y: fmt(y), "text-anchor": anchor }, plot);
+    words.setAttribute("font-size", fmt(notePx));
+    note.forEach((line, j) => {
+      const span = svgEl(doc, "tspan", { x: fmt(x), dy: j === 0 ? 0 : "1.25em" }, words);
+      span.textContent = line;
+    });
+  }
+  const shownKinks = spec.layers.map((layer) => layer.kinks.map((kink) => kink.i).join(", "));
   const el = doc.createElement("div");
   el.className = "pp-panel pp-panel-contour";
   el.appendChild(svg);
@@ -257,7 +311,12 @@ export function buildContour(doc, run, spec) {
       const span = svgEl(doc, "tspan", { x: fmt(side / 2), dy: j === 0 ? 0 : "1.2em" }, title);
       span.textContent = line;
     });
-    svg.setAttribute("aria-label", `${spec.name}: ${text.replace(/\n/g, " ")}, w at step ${k} starred`);
+    const kinks =
+      note.length && shownKinks[shown]
+        ? `; dashed lines labelled i = ${shownKinks[shown]}: the kink lines ⟨w, xᵢ⟩ + b = 0 of those examples`
+        : "";
+    const name = `${spec.name}: ${text.replace(/\n/g, " ")}${kinks}; dots: w at steps 0 to ${k}`;
+    svg.setAttribute("aria-label", `${name}, w at step ${k} starred`);
     path.replaceChildren();
     const W = spec.W.slice(0, k + 1);
     svgEl(

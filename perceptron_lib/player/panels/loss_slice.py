@@ -21,6 +21,12 @@ __all__ = ["LossSlice", "ContourPathPanel", "LOSS_NAMES"]
 LOSS_NAMES = {"zero_one": "0-1 loss", "perceptron": "perceptron loss", "hinge": "hinge loss"}
 _NAMES = LOSS_NAMES
 
+#: What the numbers on the map are (they are example indices i, as in the readout's "i = 3", not steps k): the
+#: note under a `ContourPathPanel`'s axes, in the kernel's still and in the browser alike (two short lines, which
+#: fit under the map of either preset; the browser may break them again, never inside the formula: its spaces do
+#: not break).
+KINK_NOTE = ("dashed line labelled i: kink line", "of example i, ⟨w,\u00a0xᵢ⟩\u00a0+\u00a0b\u00a0=\u00a00")
+
 # --------------------------------------------------------------------------- loss over (w1, w2)
 
 
@@ -274,6 +280,10 @@ class ContourPathPanel:
                 moving += arts
             moving.append(ax.title)
         self._title()
+        if self.kinks:  # under the axis name w₁, as the browser's panel writes it
+            ax.annotate("\n".join(KINK_NOTE), xy=(0.5, 0.0), xycoords=ax.xaxis.label, xytext=(0, -3),
+                        textcoords="offset points", ha="center", va="top", fontsize=self.slice.s.legend_size * 0.9,
+                        color="#000000")
         self.moving = moving
         self.update(0)
         return moving
@@ -297,7 +307,8 @@ class ContourPathPanel:
 
         What `draw` and `update` show: the filled bands and the contour lines of the loss on the same grid and
         levels (the numbers from `core.contours`, matplotlib's own computation), the zero-loss set hatched, the
-        kink lines with their labels, the colour bar (colours, ticks and name), and at step k
+        kink lines with their labels, the note under the axes saying what the labels are (``note``: lines, none
+        without kink lines), the colour bar (colours, ticks and name), and at step k
         the path to w_k, the star at w_k and the title. With ``b="current"`` each distinct b_k has its layer and
         ``layer_of[k]`` names the one shown. Coordinates are (w1, w2), rounded to 1/1,000 of the view
         (under 0.25 px drawn).
@@ -357,6 +368,7 @@ class ContourPathPanel:
             "xlabel": "w₁", "ylabel": "w₂", "size_px": float(size_px),
             "titles": [f"path over (w₁, w₂),{sep}b = {_num(b)}" for b in bs],
             "layer_of": [distinct.index(b) for b in bs.tolist()], "layers": layers,
+            "note": list(KINK_NOTE) if self.kinks else [],
             "W": pts(W),
             "colorbar": {"colors": colours, "extend": extend == "max",
                          "ticks": (np.interp(ticks, lv, np.arange(len(lv))) / (len(lv) - 1)).tolist(),
