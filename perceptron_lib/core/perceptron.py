@@ -23,6 +23,7 @@ __all__ = [
     "scores",
     "snap_to_zero",
     "step",
+    "step_sized",
 ]
 
 UPDATE_RULES = ("nonpositive", "negative", "sign")
@@ -213,10 +214,18 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     ([2.0, 1.0], 1.0, True)
     """
     w, x, b, y = np.asarray(w, dtype=float), np.asarray(x, dtype=float), float(b), float(y)
-    # One example: plain float arithmetic, no arrays of one, since fit_perceptron calls this per
-    # update. ndarray.dot is matmul's dot product (the same BLAS ddot, the same bits) with less
-    # overhead per call.
-    norm_w, norm_x = math.sqrt(w.dot(w)), math.sqrt(x.dot(x))
+    # ndarray.dot is matmul's dot product (the same BLAS ddot, the same bits) with less overhead per call.
+    return step_sized(w, b, x, y, math.sqrt(w.dot(w)), math.sqrt(x.dot(x)), eta, update_on, fit_bias, margin)
+
+
+def step_sized(w, b, x, y, norm_w, norm_x, eta, update_on, fit_bias, margin):
+    """`step` itself, for a loop that has the sizes already: `w` and `x` float arrays, `b` and `y` floats,
+    ``norm_w = math.sqrt(w.dot(w))`` and ``norm_x = math.sqrt(x.dot(x))`` (so computed: the same bits as `step`'s).
+
+    `step` is this with the sizes computed; `fit_perceptron` computes |w| once per state (its pre-filter needs it
+    too) and |x| once per example, and calls this. No checks, positional arguments: it runs once per update.
+    """
+    # One example: plain float arithmetic, no arrays of one.
     if not is_mistake(float(x.dot(w)) + b, y, update_on, margin, size=norm_w * norm_x + abs(b)):
         return w.copy(), b, False
     # (eta * y) * x is eta * (y * x) bit for bit (y = +-1 only flips signs), one array operation fewer.
@@ -225,9 +234,22 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     # A coordinate that cancels to rounding is 0 (`is_zero` of its two terms), so a state that is 0 in
     # exact arithmetic (w back at 0 after eta = 0.1 steps) is 0, not a residue of 1e-17 whose scores
     # no size could tell from real ones. Checked against a bound of every coordinate's size first.
-    if np.abs(w_new).min() <= ZERO_TOL * (norm_w + abs(t) * norm_x):
+    if _any_within(w_new, ZERO_TOL * (norm_w + abs(t) * norm_x)):
         w_new[is_zero(w_new, np.abs(w) + abs(t) * np.abs(x))] = 0.0
     return w_new, _add(b, t) if fit_bias else b, True
+
+
+def _any_within(v: np.ndarray, bound: float) -> bool:
+    """``np.abs(v).min() <= bound`` (so False if an entry is NaN); in plain floats for a few entries, 5x faster.
+
+    >>> _any_within(np.array([3.0, -0.5]), 0.5), _any_within(np.array([0.0, np.nan]), 1.0)
+    (True, False)
+    """
+    if v.size > 8:
+        return bool(np.abs(v).min() <= bound)
+    values = v.tolist()
+    # Python's min skips a NaN after the first entry, where numpy's min is NaN: look for one only if it matters
+    return min(map(abs, values)) <= bound and not any(u != u for u in values)
 
 
 def _add(b: float, t: float) -> float:

@@ -1,14 +1,17 @@
-"""The perceptron's fits: online (`fit_perceptron`), mini-batch, batch, and a plain reference.
+"""The perceptron's online fit (`fit_perceptron`) and a plain reference (`reference_perceptron`).
 
-Every fit returns a `Run` (see `perceptron_lib.core.runs`).
+Every fit returns a `Run` (see `perceptron_lib.core.runs`). The batched fits, `fit_minibatch` and `fit_batch`, are
+in `perceptron_lib.core.batched` (and importable from here too).
 
-Every fit is built on the one rule of `perceptron_lib.core.perceptron`: the online fits call `step`,
-the batched ones `batch_step`. The online fit produces exactly the trajectory of `step` applied to
-each example in turn, but it does not loop in Python over every example: it computes the margins
-of a chunk of upcoming examples at once (in float32, half the bytes of X to read), skips those that
-provably pass the test (above `mistake_ceiling_float32`, which bounds float32's rounding), asks `step`
-about the first one left, and carries on after it. The cost is
-O(updates x chunk x d) numpy work plus O(updates x d) history, never O(n x epochs) Python steps.
+Every fit is built on the one rule of `perceptron_lib.core.perceptron`: the online fits call `step` (this one its
+body, `step_sized`, with the sizes it has already), the batched ones `batch_step`. The online fit produces exactly
+the trajectory of `step` applied to each example in turn, but it does not ask `step` about every example: a
+pre-filter skips those that provably pass the test (their margin above a ceiling that bounds rounding), and the
+rule is asked about the first one left. Two pre-filters, either exact: where mistakes come often and the rows are
+short (d <= 3), a plain-float loop over the next examples (`_scan1`..`_scan3`, a tenth of a microsecond each);
+else the margins of a chunk of upcoming examples at once, in float32 (half the bytes of X to read, its rounding in
+`mistake_ceiling_float32`). The cost is O(updates x gap) plain floats or O(updates x chunk x d) numpy work, plus
+O(updates x d) history, never O(n x epochs) calls of `step`.
 """
 
 from __future__ import annotations
@@ -25,64 +28,23 @@ from .._validation import (
     check_rng,
     check_start,
     check_X_y,
-    read_only,
 )
+from .batched import fit_batch, fit_minibatch
 from .perceptron import (
     FLOAT32_LIMIT,
     UPDATE_RULES,
-    batch_step,
-    is_mistake,
     mistake_ceiling,
     mistake_ceiling_float32,
-    scores,
     snap_to_zero,
     step,
+    step_sized,
 )
+from .recorder import Recorder
 from .runs import Cycle, History, Run
 
 __all__ = ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"]
 
 ORDERS = ("cyclic", "random")
-
-
-class _Recorder:
-    """Collects the history's rows as a fit goes: one list append per field and update.
-
-    The states appended must be new arrays that nobody changes afterwards (`step` and
-    `batch_step` return new ones), so nothing is copied.
-    """
-
-    def __init__(self, w0: np.ndarray, b0: float):
-        self.w, self.b = [w0.copy()], [float(b0)]
-        self.i: list[int] = []
-        self.epoch: list[int] = []
-        self.batches: list[np.ndarray] = []
-
-    @property
-    def n(self) -> int:
-        return len(self.i)
-
-    def add(self, w, b, i, epoch, batch=None):
-        self.w.append(w)
-        self.b.append(b)
-        self.i.append(i)
-        self.epoch.append(epoch)
-        if batch is not None:
-            self.batches.append(batch)
-
-    def history(self, margin_before=None, margin_after=None) -> History:
-        """The `History`; the batches are the indices given to `add`, or each update's one example."""
-        i = np.array(self.i, dtype=np.intp)
-        if self.batches:
-            batches = tuple(read_only(np.asarray(bt, dtype=np.intp)) for bt in self.batches)
-        else:  # online: rows of one read-only (K, 1) array, a view each
-            batches = tuple(read_only(i[:, None].copy()))
-        nan = np.full(len(i), np.nan)
-        return History(
-            np.array(self.w), np.array(self.b), i, np.array(self.epoch, dtype=np.intp),
-            nan if margin_before is None else margin_before, nan.copy() if margin_after is None else margin_after,
-            batches,
-        )
 
 
 #: A chunk holds at most _MAX_CHUNK_VALUES numbers of X (256 KB of float32), so that the tail of a chunk,
@@ -180,13 +142,20 @@ def fit_perceptron(
         raise TypeError(f"fit_bias must be True or False; got {fit_bias!r}.")
     n, d = X.shape
     w, b = check_start(w0, b0, d)
+    b = float(b)
     gen = check_rng(rng) if order == "random" else None
-    rec = _Recorder(w, b)
-    # The pre-filter bounds each example's size |w| |x_i| + |b| by |w| R + |b|, R the longest x_i, and
-    # reads a float32 copy of X: half the bytes to stream, its rounding in its ceiling.
+    rec = Recorder(w, b)
+    add_w, add_b, add_i, add_epoch = rec.w.append, rec.b.append, rec.i.append, rec.epoch.append  # the hot loop's
+    # The pre-filters bound each example's size |w| |x_i| + |b| by |w| R + |b|, R the longest x_i. The chunks read
+    # a float32 copy of X (half the bytes to stream, its rounding in its ceiling); the scans rows of plain floats.
     R = math.sqrt(float(np.einsum("ij,ij->i", X, X).max()))
     X32 = X.astype(np.float32) if R <= FLOAT32_LIMIT else None
     y32 = y.astype(np.float32)
+    scan, blocks = _SCANS.get(d), {}  # blocks: rows (x_1, .., x_d, y) of floats, _SCAN_BLOCK at a time, as scanned
+    norms_x: dict[int, float] = {}  # |x_i| as `step` computes it, once per example updated on
+    norm_w = math.sqrt(w.dot(w))
+    ceiling, w_list, scan_ok = _scan_state(w, b, norm_w, R, margin, d)  # the scans' (float64)
+    pre = None  # the chunks' pre-filter at this state (`_pre_filter`), made when a chunk needs it
     seen: dict[bytes, tuple[int, int]] = {}
     converged, cycle = False, None
     chunk, gap, max_chunk = _MIN_CHUNK, float(_MIN_CHUNK), _max_chunk(d)  # gap: a mean of the gaps between mistakes
@@ -196,34 +165,58 @@ def fit_perceptron(
         idx = None if gen is None else gen.permutation(n)
         Xo32, yo32 = (X32, y32) if idx is None else (None if X32 is None else X32[idx], y32[idx])
         Xo, yo = (X, y) if idx is None else (None, y[idx])  # float64 rows only if a state outgrows float32
-        ceiling, w_pre, b_pre, single = _pre_filter(w, b, R, margin, d, X32 is not None)
-        before = rec.n
+        if idx is not None:
+            blocks = {}  # a new order: new blocks
+        before = len(rec.i)
         pos = 0
         while pos < n:
-            if not single and Xo is None:
-                Xo = X[idx]
-            rows, labels = (Xo32, yo32) if single else (Xo, yo)
-            stop = min(pos + chunk, n)
-            m = rows[pos:stop].dot(w_pre)  # the chunk's margins y (<w, x> + b); .dot costs less than @
-            m += b_pre
-            m *= labels[pos:stop]
-            j = int((m <= ceiling).argmax())
-            if m[j] > ceiling:  # no example of the chunk can be a mistake: skip it whole
-                pos = stop
-                chunk = min(chunk * 2, max_chunk)
-                continue
+            if scan_ok and gap <= _SCAN_GAP and scan is not None:  # mistakes come often: ask them one by one
+                lo = pos - pos % _SCAN_BLOCK
+                rows = blocks.get(lo)
+                if rows is None:
+                    rows = blocks[lo] = _plain_rows(X, y, idx, lo, min(lo + _SCAN_BLOCK, n))
+                stop = min(pos + _SCAN_WINDOW, lo + len(rows))
+                j = scan(rows, pos - lo, stop - lo, w_list, b, ceiling) - (pos - lo)
+                if j < 0:  # none in the window: mistakes are rarer now, so chunks from here
+                    gap, pos, chunk = 0.5 * (gap + (stop - pos)), stop, 0
+                    continue
+            else:
+                if pre is None:
+                    pre = _pre_filter(w, b, norm_w, R, margin, d, X32 is not None)
+                chunk_ceiling, w_pre, b_pre, single = pre
+                if not single and Xo is None:
+                    Xo = X[idx]
+                chunk = chunk or _chunk_after_update(gap, d)
+                rows_pre, labels_pre = (Xo32, yo32) if single else (Xo, yo)
+                stop = min(pos + chunk, n)
+                m = rows_pre[pos:stop].dot(w_pre)  # the chunk's margins y (<w, x> + b); .dot costs less than @
+                m += b_pre
+                m *= labels_pre[pos:stop]
+                j = int((m <= chunk_ceiling).argmax())
+                if m[j] > chunk_ceiling:  # no example of the chunk can be a mistake: skip it whole
+                    pos = stop
+                    chunk = min(chunk * 2, max_chunk)
+                    continue
             i = pos + j if idx is None else int(idx[pos + j])
             pos += j + 1
-            w_new, b_new, updated = step(w, b, X[i], y[i], eta=eta, update_on=update_on, fit_bias=fit_bias,
-                                         margin=margin)  # the one rule decides
+            x = X[i]
+            norm_x = norms_x.get(i)
+            if norm_x is None:
+                norm_x = norms_x[i] = math.sqrt(x.dot(x))
+            w_new, b_new, updated = step_sized(w, b, x, float(y[i]), norm_w, norm_x, eta, update_on, fit_bias,
+                                               margin)  # the one rule decides
             if not updated:  # within rounding of the threshold, and not a mistake after all
                 continue
             w, b = w_new, b_new
-            rec.add(w, b, i, epoch)
-            ceiling, w_pre, b_pre, single = _pre_filter(w, b, R, margin, d, X32 is not None)
+            add_w(w)
+            add_b(b)
+            add_i(i)
+            add_epoch(epoch)
+            norm_w, pre, chunk = math.sqrt(w.dot(w)), None, 0
+            if scan is not None:
+                ceiling, w_list, scan_ok = _scan_state(w, b, norm_w, R, margin, d)
             gap = 0.5 * (gap + (j + 1))  # a running mean of the distance to the next mistake (speed only)
-            chunk = _chunk_after_update(gap, d)
-        if rec.n == before:
+        if len(rec.i) == before:
             converged = True
             break
         if gen is None:
@@ -240,17 +233,73 @@ def fit_perceptron(
     )
 
 
-def _pre_filter(w, b, R: float, margin: float, d: int, single: bool):
+def _pre_filter(w, b, norm_w: float, R: float, margin: float, d: int, single: bool):
     """What the chunks compare at state (w, b): ``(ceiling, w, b, single)``, in float32 (`single`) when
     the data have a float32 copy and the state cannot overflow it, else in float64."""
-    norm_w = math.sqrt(w.dot(w))
     ceiling = mistake_ceiling_float32(margin, norm_w, R, b, d + 1) if single else None
     if ceiling is None:
         return mistake_ceiling(margin, norm_w * R + abs(b), d + 1), w, b, False
     return ceiling, w.astype(np.float32), b, True  # a float b: numpy adds it in float32, with less overhead
 
 
-def _online_history(rec: _Recorder, X: np.ndarray, y: np.ndarray) -> History:
+#: Below this mean gap between mistakes (in examples), rows of d <= 3 are asked one by one in plain floats (about
+#: 0.1 us an example) rather than in chunks (about 4 us a chunk); at most _SCAN_WINDOW at a time. Speed only.
+_SCAN_GAP, _SCAN_WINDOW, _SCAN_LIMIT = 24.0, 96, 2.0**500
+#: The scans read rows of plain floats made _SCAN_BLOCK at a time, when first scanned (so a long set whose
+#: mistakes are rare is never converted whole); under cyclic order they stay for the later epochs.
+_SCAN_BLOCK = 256
+
+
+def _plain_rows(X, y, idx, lo: int, hi: int) -> list:
+    """Positions lo..hi-1 of the epoch's order (`idx`, None for cyclic) as tuples (x_1, .., x_d, y) of floats."""
+    rows = X[lo:hi] if idx is None else X[idx[lo:hi]]
+    labels = y[lo:hi] if idx is None else y[idx[lo:hi]]
+    return list(zip(*rows.T.tolist(), labels.tolist(), strict=True))
+
+
+def _scan1(rows, start: int, stop: int, w, b: float, ceiling: float) -> int:
+    """The first k in [start, stop) whose margin ``y_k (<w, x_k> + b)``, in plain floats, is at most `ceiling`
+    (`mistake_ceiling` bounds any summation's rounding: nothing above it is a mistake); start - 1 if none.
+    `rows` holds tuples (x_1, .., x_d, y) of floats. One function per d: the sum written out."""
+    (w1,) = w
+    for k in range(start, stop):
+        x1, yk = rows[k]
+        if (x1 * w1 + b) * yk <= ceiling:
+            return k
+    return start - 1
+
+
+def _scan2(rows, start: int, stop: int, w, b: float, ceiling: float) -> int:
+    """`_scan1` for d = 2."""
+    w1, w2 = w
+    for k in range(start, stop):
+        x1, x2, yk = rows[k]
+        if (x1 * w1 + x2 * w2 + b) * yk <= ceiling:
+            return k
+    return start - 1
+
+
+def _scan3(rows, start: int, stop: int, w, b: float, ceiling: float) -> int:
+    """`_scan1` for d = 3 (lesson 05's lifted points)."""
+    w1, w2, w3 = w
+    for k in range(start, stop):
+        x1, x2, x3, yk = rows[k]
+        if (x1 * w1 + x2 * w2 + x3 * w3 + b) * yk <= ceiling:
+            return k
+    return start - 1
+
+
+_SCANS = {1: _scan1, 2: _scan2, 3: _scan3}
+
+
+def _scan_state(w, b: float, norm_w: float, R: float, margin: float, d: int):
+    """What the scans compare at state (w, b): ``(ceiling, w as floats, ok)``; not `ok` where a margin's terms
+    could overflow (size above 2**500, or NaN), so that the scans' and `step`'s sums never meet inf."""
+    size = norm_w * R + abs(b)
+    return mistake_ceiling(margin, size, d + 1), w.tolist(), size <= _SCAN_LIMIT
+
+
+def _online_history(rec: Recorder, X: np.ndarray, y: np.ndarray) -> History:
     """The history with each update's margins y_i(<w,x_i>+b) before and after, computed from the states.
 
     Before: rounding around 0 is 0, as in the test that chose the update. After: the plain value,
@@ -260,7 +309,7 @@ def _online_history(rec: _Recorder, X: np.ndarray, y: np.ndarray) -> History:
     if not rec.n:
         return rec.history(np.empty(0), np.empty(0))
     i = np.array(rec.i, dtype=np.intp)
-    W, B = np.array(rec.w), np.array(rec.b)
+    W, B = rec.states()
     Xi, yi = X[i], y[i]
     before = np.einsum("ij,ij->i", Xi, W[:-1]) + B[:-1]
     size = np.sqrt(np.einsum("ij,ij->i", W[:-1], W[:-1])) * np.sqrt(np.einsum("ij,ij->i", Xi, Xi)) + np.abs(B[:-1])
@@ -276,126 +325,6 @@ def check_margin(margin, update_on: str) -> float:
     if update_on == "sign" and margin != 0:
         raise ValueError("update_on='sign' has no threshold: use margin=0, or update_on='nonpositive'.")
     return margin
-
-
-def _fit_batched(X, y, *, batch_size, eta, max_iter, rng, w0, b0, fit_bias, update_on, scale, method, order):
-    n, d = X.shape
-    w, b = check_start(w0, b0, d)
-    rec = _Recorder(w, b)
-    converged = False
-    it = 0
-    all_idx = np.arange(n)
-    while it < max_iter:
-        if not is_mistake(scores(w, b, X), y, update_on).any():
-            converged = True
-            break
-        it += 1
-        batch = all_idx if batch_size == n else np.sort(rng.choice(n, size=batch_size, replace=False))
-        w_new, b_new, M = batch_step(w, b, X[batch], y[batch], eta=eta * scale, update_on=update_on,
-                                     fit_bias=bool(fit_bias))
-        if M.size:
-            w, b = w_new, b_new
-            rec.add(w, b, -1, it, batch[M])
-    return Run(
-        w=w.copy(), b=float(b), mistakes=rec.n, epochs=it, converged=converged, cycle=None,
-        history=rec.history(), method=method, eta=eta, update_on=update_on, order=order,
-        fit_bias=bool(fit_bias), n_samples=n,
-    )
-
-
-def fit_minibatch(
-    X,
-    y,
-    *,
-    batch_size: int,
-    eta: float = 1.0,
-    max_iter: int = 1000,
-    rng=None,
-    w0=None,
-    b0: float = 0.0,
-    fit_bias: bool = True,
-    update_on: str = "nonpositive",
-) -> Run:
-    """Stochastic subgradient method on the mean perceptron loss, batch size B.
-
-    Each iteration draws B distinct indices, finds the mistakes M among them and
-    steps ``w <- w + (eta/B) * sum_{i in M} y_i x_i`` (and b with y_i). It stops
-    when no example of the whole data set is a mistake, or after `max_iter`.
-    B = 1 in random order is the online perceptron with step eta; B = n is
-    `fit_batch` with ``reduction="mean"``.
-
-    Parameters
-    ----------
-    X : array-like, shape (n, d)
-    y : array-like, shape (n,)
-    batch_size : int, 1 <= B <= n
-    eta : float > 0
-        The step tau of the script.
-    max_iter : int >= 1
-    rng : None, int or numpy.random.Generator
-    w0, b0, fit_bias, update_on
-        As in `fit_perceptron`.
-
-    Returns
-    -------
-    Run
-        One history row per iteration that moved; ``epoch`` holds the iteration.
-
-    Examples
-    --------
-    >>> run = fit_minibatch([[2, 1], [-1, -2]], [1, -1], batch_size=2, eta=1.0, rng=0)
-    >>> run.converged, run.w.tolist()
-    (True, [1.5, 1.5])
-    """
-    X, y = check_X_y(X, y, copy=False)  # only read
-    n = X.shape[0]
-    batch_size = check_positive_int(batch_size, name="batch_size")
-    if batch_size > n:
-        raise ValueError(f"batch_size must be at most the number of examples ({n}); got {batch_size}.")
-    eta = check_eta(eta)
-    max_iter = check_positive_int(max_iter, name="max_iter")
-    update_on = check_choice(update_on, name="update_on", choices=UPDATE_RULES)
-    return _fit_batched(
-        X, y, batch_size=batch_size, eta=eta, max_iter=max_iter, rng=check_rng(rng), w0=w0, b0=b0,
-        fit_bias=fit_bias, update_on=update_on, scale=1.0 / batch_size, method="minibatch", order="random",
-    )
-
-
-def fit_batch(
-    X,
-    y,
-    *,
-    eta: float = 1.0,
-    max_iter: int = 1000,
-    reduction: str = "sum",
-    w0=None,
-    b0: float = 0.0,
-    fit_bias: bool = True,
-    update_on: str = "nonpositive",
-) -> Run:
-    """Batch (sub)gradient descent on the perceptron loss.
-
-    Each iteration steps along minus a subgradient of the whole loss:
-    ``w <- w + eta * c * sum_{i in M} y_i x_i`` over all current mistakes M,
-    with c = 1 for ``reduction="sum"`` (the slides) and c = 1/n for "mean"
-    (the script). It stops when there is no mistake, or after `max_iter`.
-
-    Examples
-    --------
-    >>> run = fit_batch([[2, 1], [-1, -2]], [1, -1])
-    >>> run.converged, run.w.tolist(), run.b
-    (True, [3.0, 3.0], 0.0)
-    """
-    X, y = check_X_y(X, y, copy=False)  # only read
-    eta = check_eta(eta)
-    max_iter = check_positive_int(max_iter, name="max_iter")
-    reduction = check_choice(reduction, name="reduction", choices=("sum", "mean"))
-    update_on = check_choice(update_on, name="update_on", choices=UPDATE_RULES)
-    n = X.shape[0]
-    return _fit_batched(
-        X, y, batch_size=n, eta=eta, max_iter=max_iter, rng=None, w0=w0, b0=b0, fit_bias=fit_bias,
-        update_on=update_on, scale=1.0 if reduction == "sum" else 1.0 / n, method="batch", order="all",
-    )
 
 
 def reference_perceptron(
