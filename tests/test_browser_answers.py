@@ -23,7 +23,8 @@ from perceptron_lib.core.own_data import summarize, summary_lines
 from perceptron_lib.draw import style as _style
 from perceptron_lib.player.browser import _style_trait
 from perceptron_lib.player.browser_editor import BrowserEditor
-from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel, _canonical_pieces
+from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
+from perceptron_lib.player.panels.vote_regions import canonical_pieces, vote_labels
 from perceptron_lib.player.readout import state_lines
 from tests.test_browser_editor_claims import same
 from tests.test_browser_editor_front import editor_page
@@ -153,7 +154,7 @@ def test_the_browsers_tracing_is_contourpys_on_hard_grids(page):
         front.levelPieces(g.gx, g.gy, Int8Array.from(g.z.flat()))))""",
                                      [{"gx": gx.tolist(), "gy": gy.tolist(), "z": z.tolist()} for gx, gy, z in grids]))
     for j, ((gx, gy, z), have) in enumerate(zip(grids, haves, strict=True)):
-        want = [p.tolist() for p in _canonical_pieces(contour_generator(gx, gy, z.astype(float)).lines(0.0))]
+        want = [p.tolist() for p in canonical_pieces(contour_generator(gx, gy, z.astype(float)).lines(0.0))]
         assert have == want, f"grid {j}"
 
 
@@ -193,7 +194,7 @@ def test_the_lessons_editor_with_no_kernel_shows_the_three_answers_of_its_own_po
 def test_the_browsers_vote_on_a_lattice_is_the_librarys_at_every_step(page):
     """Integer and third points and a grid of halves: many grid points lie on a state's line, exactly (integers) or
     to rounding (thirds), where the vote's labels rest on the meaning of zero; the browser's labels (`voteLabels`,
-    a row at a time) are `AnswersPanel.votes` at every step."""
+    a row at a time) are `vote_regions.vote_labels` at every step."""
     rng = np.random.default_rng(12)
     gx = np.arange(-6.0, 6.5, 0.5)
     gy = np.arange(-5.0, 5.5, 0.5)
@@ -206,7 +207,7 @@ def test_the_browsers_vote_on_a_lattice_is_the_librarys_at_every_step(page):
         y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
         fit, run = _fitted(X, y, epochs=int(rng.integers(1, 6)), update_on=RULES[j % 3], order="cyclic", rng=0,
                            fit_bias=j % 4 != 3)
-        wants.append(AnswersPanel(fit).votes(run, grid).tolist())
+        wants.append(vote_labels(fit.latest[0], grid).tolist())
         h = run.history
         exact_zeros += int(np.sum(h.w @ grid.T + h.b[:, None] == 0))
         cases.append({"w": h.w.tolist(), "b": h.b.tolist(), "t": fit.latest[0].t.tolist()})

@@ -2,7 +2,7 @@
 in Chromium with no kernel.
 
 The overlay's numbers: the averaged line is `AveragedRun.averages`, the pocket's line the state of `step_errors`'
-pocket, and the vote's labels on a grid (`AnswersPanel.votes`, one product) are `voted_predict` with
+pocket, and the vote's labels on a grid (`vote_regions.vote_labels`, one product) are `voted_predict` with
 `vote_counts_at` at every step. In the page: the library's run draws the averaged and pocket lines and the vote's
 dotted boundary at every step (clipped to the plot); an edit with no kernel draws the browser's own run with them
 (``front/answers_fit.js``, held equal to the library in tests/test_browser_answers.py), and no kernel note.
@@ -18,6 +18,7 @@ from perceptron_lib.core.averaged import vote_counts_at, voted_predict
 from perceptron_lib.draw import style as _style
 from perceptron_lib.player.browser_editor import KERNEL_NOTE, BrowserEditor
 from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
+from perceptron_lib.player.panels.vote_regions import vote_labels
 from tests.test_browser_editor_claims import page  # noqa: F401 (a fixture, used by name)
 
 
@@ -33,7 +34,7 @@ def test_the_votes_on_a_grid_are_voted_predict_at_every_step():
         run = fit(X, y)
         grid = np.random.default_rng(seed).normal(size=(400, 2)) * 3
         grid[:40] = X[:40] if len(X) >= 40 else np.resize(X, (40, 2))  # points of the data: scores of exactly 0 too
-        votes = AnswersPanel(fit).votes(run, grid)
+        votes = vote_labels(fit.latest[0], grid)
         for k in range(len(run.history)):
             want = voted_predict(run.history.w[: k + 1], run.history.b[: k + 1], vote_counts_at(fit.latest[0], k), grid)
             assert (votes[k] == want).all(), (seed, k)

@@ -1,10 +1,10 @@
 /**
  * Lesson 06's vote on a grid, for `answers_fit.js`: the voted perceptron's labels just after each update k at every
- * point of a grid (`AnswersPanel.votes`: each state's sign, exact at 0 as `perceptron.scores` makes it, weighted by
- * the examples it survived, a tied vote -1), and the boundary between its two labels as contourpy's `lines(0.0)`
- * traces it (`AnswersPanel.front`): marching squares, each crossing at its edge's midpoint, the +1 side on a
- * piece's left, a saddle cell keeping its two +1 corners apart, the pieces in the canonical order of
- * `averaged._canonical_pieces`. A Chromium test holds both equal to Python's.
+ * point of a grid (`vote_regions.vote_labels`: each state's sign, exact at 0 as `perceptron.scores` makes it,
+ * weighted by the examples it survived, a tied vote -1), and the boundary between its two labels as contourpy's
+ * `lines(0.0)` traces it (`vote_regions.traced_votes`): marching squares, each crossing at its edge's midpoint, the
+ * +1 side on a piece's left, a saddle cell keeping its two +1 corners apart, the pieces in the canonical order of
+ * `vote_regions.canonical_pieces`. A Chromium test holds both equal to Python's.
  */
 
 import { isZero, norm, ZERO_TOL } from "./perceptron.js";

@@ -11,23 +11,23 @@ the student's own points.
 Both give the browser their numbers (``front``) and follow the scene protocol of `perceptron_lib.player.render`
 for the still: ``draw(ax, run, X, y)`` once per scene returns the moving artists, ``update(k)`` moves them to
 state k. They draw numbers computed
-elsewhere (`perceptron_lib.core.averaged`); they compute nothing themselves but the view.
+elsewhere (`perceptron_lib.core.averaged`, and the vote's regions on a grid in `.vote_regions`); they compute
+nothing themselves but the view.
 """
 
 from __future__ import annotations
 
 import matplotlib as mpl
 import numpy as np
-from contourpy import contour_generator  # matplotlib's own contouring (a dependency of matplotlib)
 from matplotlib.lines import Line2D
 
-from ...core.averaged import fit_averaged, step_errors, vote_counts_at, voted_predict
-from ...core.perceptron import scores
+from ...core.averaged import fit_averaged, step_errors
 from ...draw import plotting as _plot
 from ...draw import style as _style
 from .. import panel_specs as _spec
 from ..readout import state_lines
 from .data import DataPanel
+from .vote_regions import VOTE_GRID, VOTE_REACH, grid_over, traced_votes, vote_boundary
 
 __all__ = ["AnswersFit", "AnswersPanel", "AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR",
            "POCKET_COLOR", "VOTE_COLOR", "show_points"]
@@ -36,10 +36,6 @@ AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blu
 LAST_COLOR = _style.OKABE_ITO["black"]  #: the current line (state k), as the data panel draws it
 POCKET_COLOR = _style.OKABE_ITO["reddish_purple"]  #: the pocket's line (3.6:1 on white)
 VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3.3:1 on white)
-#: grid points per side on which the vote's boundary is traced (the vote is not a line)
-VOTE_GRID = 121
-#: how far beyond each side of the data panel's view the vote's grid reaches, a share of the view
-VOTE_REACH = 0.25
 #: the answers an editor draws over its current line: (colour, dash, width as a share of the preset's line width)
 _ANSWER_LOOKS = {"averaged": (AVERAGED_COLOR, "-", 1.2), "pocket": (POCKET_COLOR, "-.", 1.0),
                  "vote": (VOTE_COLOR, ":", 1.3)}
@@ -90,15 +86,20 @@ class AveragedLinePanel:
         self.title = title
         self.redraw = False
 
+    def _averages(self, run) -> tuple:
+        """(W, B): the averaged line at each state of `run`, which must be the averaged run's."""
+        W, B = self.averaged.averages()
+        if len(W) != len(run.history):
+            raise ValueError(
+                f"AveragedLinePanel got an averaged run with {len(W)} states but the player's run has "
+                f"{len(run.history)}; pass averaged.run to the player."
+            )
+        return W, B
+
     def draw(self, ax, run, X, y):
         s = _style.current()
         X = np.asarray(X, dtype=float)
-        self.W, self.B = self.averaged.averages()
-        if len(self.W) != len(run.history):
-            raise ValueError(
-                f"AveragedLinePanel got an averaged run with {len(self.W)} states but the player's run has "
-                f"{len(run.history)}; pass averaged.run to the player."
-            )
+        self.W, self.B = self._averages(run)
         self.run = run
         show_points(ax, X, y, pad=self.pad)
         self.last = _plot.draw_boundary(ax, run.history.w[0], run.history.b[0], color=LAST_COLOR,
@@ -130,13 +131,8 @@ class AveragedLinePanel:
         """The panel for a `BrowserPlayer` (`panel_specs.FrontPanel`): the averaged line at each step drawn on the
         data panel (whose boundary is the current line), and its legend entry; the numbers from
         `AveragedRun.averages`."""
-        W, B = self.averaged.averages()
+        W, B = self._averages(run)
         K = len(run.history) - 1
-        if len(W) != K + 1:
-            raise ValueError(
-                f"AveragedLinePanel got an averaged run with {len(W)} states but the player's run has {K + 1}; "
-                "pass averaged.run to the player."
-            )
         width = style.line_width * 1.2
         avg = _spec.overlay_line(W, B, color=AVERAGED_COLOR, width=width, cls="pp-averaged")
         return _spec.overlay("averaged", K=K, lines=[avg],
@@ -293,8 +289,8 @@ class AnswersPanel:
     """The points with the four answers as they stood just after update k: the current line (dashed), the
     averaged line (solid), the pocket's line (dash-dotted) and the vote's boundary (dotted, traced on a grid).
 
-    Its numbers come from an `AnswersFit` (the run's `AveragedRun`: `averages`, the pocket of `step_errors`,
-    `vote_counts_at` with `voted_predict`); a run the fit did not make (no points) shows the points only.
+    Its numbers come from an `AnswersFit` (the run's `AveragedRun`: `averages`, the pocket of `step_errors`, the
+    vote's regions of `.vote_regions`); a run the fit did not make (no points) shows the points only.
 
     Parameters
     ----------
@@ -330,19 +326,15 @@ class AnswersPanel:
             _plot.draw_points(ax, X, y, legend=False)
         got = self.fit.answers(run)
         self.run, self.W, self.B, self.pk = run, None, None, None
-        looks = [("current line", LAST_COLOR, (0, (4, 3)), 0.7), ("averaged", AVERAGED_COLOR, "-", 1.2),
-                 ("pocket", POCKET_COLOR, "-.", 1.0), ("vote", VOTE_COLOR, ":", 1.3)]
+        looks = [("current line", (LAST_COLOR, (0, (4, 3)), 0.7)), *_ANSWER_LOOKS.items()]
         self.lines = [Line2D([], [], color=c, linestyle=d, linewidth=s.line_width * f, label=name, zorder=3)
-                      for name, c, d, f in looks]
+                      for name, (c, d, f) in looks]
         for line in self.lines:
             ax.add_artist(line)
         if got is not None:
             self.ar, self.errors = got
             self.W, self.B = self.ar.averages()
-            g = np.linspace(0.0, 1.0, VOTE_GRID)
-            self.gx, self.gy = xl[0] + g * (xl[1] - xl[0]), yl[0] + g * (yl[1] - yl[0])
-            gx, gy = np.meshgrid(self.gx, self.gy)
-            self.grid = np.c_[gx.ravel(), gy.ravel()]
+            self.gx, self.gy = grid_over(xl, yl)
         big = s.title_size > 16
         ax.set_title("four answers after update k" if not big else "four answers\nafter update k")
         if big and _plot.shares_row(ax):
@@ -353,16 +345,6 @@ class AnswersPanel:
         self.update(0)
         return list(self.lines)
 
-    def vote_boundary(self, k) -> np.ndarray:
-        """Points (m, 2) of the vote's boundary just after update k, pieces separated by rows of NaN."""
-        h = self.run.history
-        counts = vote_counts_at(self.ar, k)
-        labels = voted_predict(h.w[: k + 1], h.b[: k + 1], counts, self.grid).reshape(len(self.gy), len(self.gx))
-        pieces = contour_generator(self.gx, self.gy, labels.astype(float)).lines(0.0)
-        if not pieces:
-            return np.empty((0, 2))
-        return np.vstack([np.vstack([p, [np.nan, np.nan]]) for p in pieces])[:-1]
-
     def update(self, k):
         current, avg, pocket_line, vote = self.lines
         if self.W is None:
@@ -372,24 +354,11 @@ class AnswersPanel:
         _plot.update_boundary(avg, self.W[k], self.B[k])
         j = int(self.errors.pocket_k[k])
         _plot.update_boundary(pocket_line, h.w[j], h.b[j])
-        pts = self.vote_boundary(k)
+        pts = vote_boundary(self.ar, k, self.gx, self.gy)
         vote.set_data(pts[:, 0], pts[:, 1])
         return list(self.lines)
 
     # ------------------------------------------------------------------ in the browser (`BrowserEditor`)
-    def votes(self, run, grid) -> np.ndarray:
-        """The vote's labels on the points `grid` (m, 2) just after each update: shape (K + 1, m), +1 or -1.
-
-        Row k is `voted_predict` of states 0..k with the weights of `vote_counts_at` (every score exact at 0,
-        sgn(0) = -1, a tied vote -1), from one product of all the states with the grid: O((K + 1) m), where calling
-        `voted_predict` at each k costs O(K^2 m)."""
-        h, ar = run.history, self.fit.answers(run)[0]
-        signs = np.where(scores(h.w, h.b, grid) > 0, 1, -1).astype(np.int64)  # (K + 1, m)
-        full = np.diff(np.concatenate([[1], ar.t])).astype(np.int64)  # state j's weight once j + 1 exists
-        before = np.vstack([np.zeros((1, grid.shape[0]), dtype=np.int64),
-                            np.cumsum(full[:, None] * signs[:-1], axis=0)])
-        return np.where(before + signs > 0, 1, -1)
-
     def browser(self) -> dict:
         """The recipe with which an editor's browser computes `front` for a run of its own (``front/answers_fit.js``
         `answersSpec`: the same numbers from its own `fit_averaged`, the vote traced on the same grid)."""
@@ -402,10 +371,9 @@ class AnswersPanel:
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserEditor` (`panel_specs.FrontPanel`): an overlay on the data panel, whose boundary is
         the current line: the averaged line (solid, green), the pocket's line (dash-dotted) and the vote's boundary
-        (dotted: its pieces at each step, traced by contourpy on a grid of `VOTE_GRID` points a side over the data
-        panel's view and `VOTE_REACH` of it beyond each side, so that an editor's wider view still shows it, in
-        canonical order: `_canonical_pieces`); the numbers from `AveragedRun.averages`, `step_errors`' pocket and
-        `votes`. A run the fit did not make (no points) has no answers: the overlay is empty."""
+        (dotted: its pieces at each step over the data panel's view, `vote_regions.traced_votes`); the numbers from
+        `AveragedRun.averages` and `step_errors`' pocket. A run the fit did not make (no points) has no answers:
+        the overlay is empty."""
         K = len(run.history) - 1
         got = self.fit.answers(run)
         looks = {name: (c, d, style.line_width * f) for name, (c, d, f) in _ANSWER_LOOKS.items()}
@@ -422,31 +390,9 @@ class AnswersPanel:
         (ca, da, wa), (cp, dp, wp), (cv, dv, wv) = looks.values()
         lines = [_spec.overlay_line(W, B, color=ca, width=wa, linestyle=da, cls="pp-averaged"),
                  _spec.overlay_line(h.w[pk], h.b[pk], color=cp, width=wp, linestyle=dp, cls="pp-pocket")]
-        xl, yl = DataPanel(mode="plain").view_for(run, np.asarray(X, dtype=float))
-        g = np.linspace(-VOTE_REACH, 1 + VOTE_REACH, VOTE_GRID)
-        gx, gy = xl[0] + g * (xl[1] - xl[0]), yl[0] + g * (yl[1] - yl[0])
-        mx, my = np.meshgrid(gx, gy)
-        labels = self.votes(run, np.c_[mx.ravel(), my.ravel()]).reshape(K + 1, len(gy), len(gx))
-        pieces = [[np.round(p, 5).ravel().tolist()
-                   for p in _canonical_pieces(contour_generator(gx, gy, labels[k].astype(float)).lines(0.0))]
-                  for k in range(K + 1)]
+        pieces = traced_votes(ar, *DataPanel(mode="plain").view_for(run, np.asarray(X, dtype=float)))
         spec = _spec.overlay("answers", K=K, lines=lines, legend=legend, name="the four answers")
         spec["paths"] = [{"pieces": pieces, "color": cv, "width": float(wv), "dash": _spec.dash(dv, wv),
                           "cls": "pp-vote"}]
         return spec
 
-
-def _canonical_pieces(pieces) -> list:
-    """contourpy's pieces of one level in an order that does not depend on how it scans the grid: each closed piece
-    (its last point its first) starting at its least point by (x, y), the pieces sorted by their first point (x, y).
-    Directions stay (contourpy's: the higher side on the left), and so does every point."""
-    out = []
-    for p in pieces:
-        p = np.asarray(p, dtype=float)
-        if len(p) > 2 and np.array_equal(p[0], p[-1]):
-            ring = p[:-1]
-            first = min(range(len(ring)), key=lambda j: (ring[j, 0], ring[j, 1]))
-            ring = np.roll(ring, -first, axis=0)
-            p = np.vstack([ring, ring[:1]])
-        out.append(p)
-    return sorted(out, key=lambda p: (p[0, 0], p[0, 1]))
