@@ -463,6 +463,83 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
     assert page.input_value("#widget textarea") == points_literal(np.array(s5["X"]), np.array(s5["y"]))
 
 
+COPIED = "() => /clipboard/.test(document.querySelector('#widget .pe-message').textContent)"
+
+
+def test_copys_message_is_said_once_and_goes_at_the_next_step_key_or_edit(page):
+    """Copy's report ("the points are on the clipboard") is put in the live region once, and goes, the line emptied
+    without a word more, at the next thing the student does: a step (the button, or a key on the picture), an edit;
+    a shortcut (Ctrl+C, a modifier alone) is no such thing."""
+    _mount(page)
+    message = "#widget .pe-message"
+    assert page.get_attribute(message, "role") == "status" and page.get_attribute(message, "aria-live") == "polite"
+    page.evaluate("""() => { window.said = [];
+      new MutationObserver(() => window.said.push(document.querySelector('#widget .pe-message').textContent))
+        .observe(document.querySelector('#widget .pe-message'), {childList: true, characterData: true, subtree: true});
+    }""")
+    for next_action in ("Step", "key", "edit"):
+        page.click("#widget button:text-is('Copy points')")
+        page.wait_for_function(COPIED)
+        page.wait_for_timeout(100)
+        page.focus("#widget .pp-picture")
+        page.keyboard.press("Control")  # a modifier alone and a shortcut leave it
+        page.keyboard.press("Control+c")
+        page.click("#widget .pe-more > summary")  # any click in the editor is its next action, a fold's too
+        page.click("#widget .pe-more > summary")
+        assert page.evaluate(COPIED) is False, "a click in the editor is its next action"
+        page.click("#widget button:text-is('Copy points')")
+        page.wait_for_function(COPIED)
+        page.keyboard.press("Shift")
+        assert page.evaluate(COPIED), next_action
+        k = _shown(page)["k"]
+        if next_action == "Step":
+            button = "#widget button:text-is('Back')" if k else "#widget button:text-is('Step')"
+            top = page.locator(button).bounding_box()["y"]
+            page.click(button)
+            assert page.text_content(message) == "" and _shown(page)["k"] != k
+            assert page.locator(button).bounding_box()["y"] == top, "the controls under the line stay put"
+        elif next_action == "key":
+            page.focus("#widget .pp-picture")
+            page.keyboard.press("ArrowLeft" if k else "ArrowRight")
+            assert _shown(page)["k"] != k and page.text_content(message) == ""
+        else:
+            page.click("#widget button:text-is('Clear')")
+            assert page.text_content(message).startswith("Cleared.")
+            page.click("#widget button:text-is('Undo')")
+    copies = [t for t in page.evaluate("() => window.said") if "clipboard" in t]
+    assert len(copies) == 6 and len(set(copies)) == 1, "each Copy said once"
+
+
+def test_a_brief_message_goes_after_its_time_and_a_later_message_stays(page):
+    """`messageLine`: a brief message goes by itself after its time, not at a key pressed elsewhere on the page; a
+    message said after it (an edit's) cancels that, and stays; so does a problem, with its words."""
+    page.mouse.move(1, 1)
+    got = page.evaluate("""async () => {
+      const root = document.createElement('div');
+      const line = document.createElement('div');
+      root.append(line);
+      document.querySelector('main').append(root);
+      const { say, sayBriefly } = front.messageLine(line, root, window, 60);
+      const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+      sayBriefly('copied');
+      document.querySelector('#after').dispatchEvent(new KeyboardEvent('keydown', {key: 'a', bubbles: true}));
+      const before = line.textContent;
+      await wait(150);
+      const after = line.textContent;
+      sayBriefly('copied');
+      say('Added point 3.');
+      await wait(150);
+      const kept = line.textContent;
+      sayBriefly('copied');
+      say('no such point.', true);
+      line.dispatchEvent(new KeyboardEvent('keydown', {key: 'a', bubbles: true}));
+      const problem = [line.textContent, line.classList.contains('pe-problem')];
+      root.remove();
+      return [before, after, kept, problem];
+    }""")
+    assert got == ["copied", "", "Added point 3.", ["Not done: no such point. Your points are as they were.", True]]
+
+
 def test_the_keyboard_alone_places_and_removes_points_and_never_traps(page):
     editor = _mount(page)
     settings = dict(editor.settings)

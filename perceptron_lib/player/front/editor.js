@@ -18,7 +18,7 @@
 import { htmlEl } from "./controls.js";
 import { editorKeys } from "./editor_keys.js";
 import { pointerGestures, spanOf, where } from "./editor_pointer.js";
-import { buildEditorControls, drawMarks, EDIT_HINT, EDITOR_CSS } from "./editor_ui.js";
+import { buildEditorControls, drawMarks, EDIT_HINT, EDITOR_CSS, messageLine } from "./editor_ui.js";
 import {
   addPoint,
   clearPoints,
@@ -160,10 +160,7 @@ export function mountEditor(model, el) {
       note.hidden = root.dataset.run !== "browser";
     }, KERNEL_WAIT_MS);
   };
-  const say = (text, problem = false) => {
-    ui.message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
-    ui.message.classList.toggle("pe-problem", problem);
-  };
+  const { say, sayBriefly } = messageLine(ui.message, root, win); // Copy's report goes at the next action
   const marks = () =>
     drawMarks(player.scene, marked.cursor, marked.selected === null ? null : state.X[marked.selected]);
 
@@ -284,7 +281,7 @@ export function mountEditor(model, el) {
     const fallback = () => {
       ui.text.focus();
       ui.text.select();
-      say(
+      sayBriefly(
         "The page may not use the clipboard here: the points are in the box below, selected. Copy them with " +
           "Ctrl+C (⌘C on a Mac) into a code cell; 'Load' reads the box back.",
       );
@@ -295,7 +292,7 @@ export function mountEditor(model, el) {
       .writeText(text)
       .then(
         () =>
-          say(
+          sayBriefly(
             "The points are on the clipboard as Python (and in the box below): paste them into a code cell. " +
               "'Load' reads the box back.",
           ),

@@ -1,7 +1,8 @@
 /**
  * The editor's parts around the player, as plain DOM: the row of edit buttons, the keyboard cursor's boxes, the
- * message line (a polite live region), the "points as text" box, and the marks drawn over the picture (the
- * keyboard cursor, the selected point). Nothing here knows the points: `editor.js` wires these to them.
+ * message line (a polite live region) and what it says (`messageLine`), the "points as text" box, and the marks drawn
+ * over the picture (the keyboard cursor, the selected point). Nothing here knows the points: `editor.js` wires these
+ * to them.
  */
 
 import { htmlEl } from "./controls.js";
@@ -50,6 +51,61 @@ export const EDITOR_CSS = `
    rest scrolling, so that the column stays in the picture's height (05's editor, points as text open: 605 px of 599) */
 .perceptron-browsereditor .pp-large .pp-side:has(.pe-more[open], .pe-keys[open]) > .pp-readout { min-height: 2.9em; }
 `;
+
+/** How long a message that reports rather than describes (Copy's) stays, at most, ms. */
+export const BRIEF_MS = 10000;
+
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
+
+/**
+ * The message line's words: `say(text, problem)` puts the result of an edit (or why it was not done) there, until
+ * the next message; `sayBriefly(text)` a report of something done beside the points (Copy's "the points are on the
+ * clipboard"), which goes at the next thing the student does in the editor (a click, a key: the next edit, a step;
+ * not a shortcut such as Ctrl+C) or after `BRIEF_MS`, whichever comes first. The line is a polite live region: each
+ * message is read out once, when it is put there; emptying the line says nothing, and keeps its height until the
+ * next message (the controls under it do not move under the pointer).
+ * @param {HTMLElement} message the line (`buildEditorControls`'s `message`)
+ * @param {HTMLElement} root the editor's root: where the student's next action is heard
+ * @param {Window} win
+ * @param {number} [ms]
+ * @returns {{say: (text: string, problem?: boolean) => void, sayBriefly: (text: string) => void}}
+ */
+export function messageLine(message, root, win, ms = BRIEF_MS) {
+  let brief = null; // the brief message's timer and listener, while it shows
+  const end = () => {
+    if (brief === null) return;
+    win.clearTimeout(brief.timer);
+    root.removeEventListener("pointerdown", brief.next, true);
+    win.removeEventListener("keydown", brief.next, true);
+    brief = null;
+  };
+  const say = (text, problem = false) => {
+    end();
+    message.style.minHeight = "";
+    message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
+    message.classList.toggle("pe-problem", problem);
+  };
+  const sayBriefly = (text) => {
+    say(text);
+    const next = (event) => {
+      if (event?.type === "keydown") {
+        // a key for the editor: pressed in it, or with the pointer on it (the player's steps: ← → on the picture)
+        if (!(root.contains(event.target) || root.matches(":hover"))) return;
+        // a shortcut (the fallback's own Ctrl+C) or a modifier pressed alone is no next action
+        if (event.ctrlKey || event.metaKey || event.altKey || MODIFIERS.has(event.key)) return;
+      }
+      end();
+      // the line keeps its height: what is under it stays where it was (the button the student is pressing too)
+      message.style.minHeight = `${message.getBoundingClientRect().height}px`;
+      message.textContent = "";
+    };
+    brief = { next, timer: win.setTimeout(next, ms) };
+    // keys on the window, in the capture phase, as the player's and the editor's own (which stop them there)
+    win.addEventListener("keydown", next, true);
+    root.addEventListener("pointerdown", next, true);
+  };
+  return { say, sayBriefly };
+}
 
 /**
  * A button with a tooltip.
