@@ -78,7 +78,7 @@ def test_load_from_python_and_the_lesson():
 def test_settings_go_over_the_runs_and_refit():
     editor = _editor(settings={"update_on": "negative"}, max_epochs=20)
     assert editor.settings["update_on"] == "negative" and editor.settings["max_epochs"] == 20
-    assert editor.run["crossed"] == "wrong side"
+    assert editor.run["settings"]["update_on"] == "negative" and editor.full_run()["crossed"] == "wrong side"
     editor.settings = {"eta": 0.5, "order": "random"}
     assert editor.settings["eta"] == 0.5 and editor.settings["rng"] == 0 and editor.settings["update_on"] == "negative"
     _check_run(editor, *TEN, **editor.settings)
@@ -124,7 +124,7 @@ def test_it_displays_a_still_with_its_alt_and_names_what_a_click_does():
     assert bundle["text/plain"] == "<BrowserEditor: 10 points; 9 updates>"
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
     assert meta["image/png"]["alt"].endswith(EDIT_HINT) and "Click on the picture" in meta["image/png"]["alt"]
-    assert editor.lines() == editor.run["lines"][0] and editor.alt.endswith(EDIT_HINT)
+    assert editor.lines() == editor.full_run()["lines"][0] and editor.alt.endswith(EDIT_HINT)
 
 
 def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_computes():

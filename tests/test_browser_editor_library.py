@@ -92,7 +92,9 @@ def test_a_refit_sends_the_librarys_run_without_its_words():
     X = np.array([[0, 1], [1, 0], [-1, -1], [2, 2], [0.5, 0.5]])
     y = np.array([1.0, 1.0, -1.0, -1.0, 1.0])  # no line separates them: the run cycles
     editor = _plain(X[:4], y[:4])
-    assert "lines" in editor.run  # the first trait is whole (a page with no kernel and no browser fit draws it)
+    first = editor.run  # lean from the start: the page, the site and the decks word and draw it
+    assert first["form"] == FORM and "lines" not in first and first["K"] == len(editor.library_run.history) - 1
+    assert [editor.lines(k) for k in range(first["K"] + 1)] == editor.full_run()["lines"]
     editor.points = [X.tolist(), y.astype(int).tolist()]
     lean, full = editor.run, editor.full_run()
     assert lean["form"] == FORM and "lines" not in lean and "panels" not in lean and "alt" not in lean
@@ -112,6 +114,7 @@ def test_a_panel_or_readout_with_no_browser_port_keeps_the_full_trait():
     rng = np.random.default_rng(2)
     X, y = _points(rng, 12, kind="line")
     editor = BrowserEditor(fit_perceptron(X, y), X, y, readout=lambda run, X, y, k: [f"step {k}"])
+    assert "form" not in editor.run and editor.run["lines"][0][0] == "step 0"  # the first trait too
     editor.points = [X[:8].tolist(), y[:8].astype(int).tolist()]
     assert "form" not in editor.run and editor.run["lines"][0][0] == "step 0"
 

@@ -261,8 +261,10 @@ class BrowserPlayer(ShownWidget, anywidget.AnyWidget):
         return self._still.at(self.k)
 
     def snapshot(self):
-        """(png, width, height, alt) of step k drawn by matplotlib, small, for a stored notebook."""
-        return self._drawn().snapshot()
+        """(png, width, height, alt) of step k drawn by matplotlib, small, for a stored notebook. The drawing is not
+        kept (a figure and its pixels, 7-18 MB in a kernel): a second display draws it again."""
+        shot, self._still = self._drawn().snapshot(), None
+        return shot
 
     # ------------------------------------------------------------------ words
     def lines(self, k=None) -> list:

@@ -12,7 +12,6 @@ and words (``front/words.js``, held equal to `readout.state_lines` and `own_data
 
 from __future__ import annotations
 
-import numbers
 import re
 
 import anywidget
@@ -27,6 +26,7 @@ from ..core.training import fit_perceptron
 from ..draw import style as _style
 from . import front
 from .browser import RUN_VERSION, _front_panels, _lifted_boundaries, _Still, run_trait
+from .editor_args import as_points, as_trait, check_lift, fit_recipe, recipe, settings_json
 from .library_run import library_trait
 from .panels.data import DataPanel
 from .readout import all_words, alt_text, plural, state_lines
@@ -44,9 +44,6 @@ KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs
 EDITOR_MODULES = ("own_data.js", "edits.js", "words.js", "claims.js", "answers_vote.js", "answers_fit.js",
                   "lift_boundary.js", "lift_panel.js", "runspec.js", "editor_ui.js", "editor_pointer.js",
                   "editor_keys.js", "editor.js")
-#: The keyword arguments of `fit_perceptron` that the browser's fit takes too (``front/runspec.js`` `fitOptions`).
-SETTINGS = ("eta", "max_epochs", "order", "rng", "w0", "b0", "fit_bias", "update_on", "margin")
-
 _PLAYER_ENTRY = re.compile(r"^export default \{ render \};\n", re.M)
 
 
@@ -59,65 +56,6 @@ def editor_source() -> str:
         raise RuntimeError(f"player.js must end with one 'export default {{ render }};'; found {found}: the editor's "
                            "module can only have its own default export.")
     return text
-
-
-def _settings(base: dict, settings) -> dict:
-    """The fit's settings as JSON: `settings` over `base` (both `fit_perceptron` keywords), checked."""
-    extra = dict(settings or {})
-    unknown = sorted(set(extra) - set(SETTINGS))
-    if unknown:
-        raise ValueError(f"settings takes fit_perceptron's keywords {', '.join(SETTINGS)}; got {', '.join(unknown)}.")
-    out = {**base, **extra}
-    if out.get("order") == "random":
-        out.setdefault("rng", 0)
-        if isinstance(out["rng"], bool) or not isinstance(out["rng"], numbers.Integral):
-            raise ValueError(f"rng must be a whole number (the seed the browser's fit takes too); got {out['rng']!r}.")
-    d = len(out["w0"]) if out.get("w0") is not None else 2
-    fit_perceptron(np.eye(1, d), np.array([1.0]), **out)  # the library's own checks, with their messages
-    return {name: (np.asarray(v, dtype=float).tolist() if name == "w0" else v) for name, v in out.items()}
-
-
-def _check_lift(lift):
-    """None or `kernels.lift`, the one lift whose formula the browser has too (``front/runspec.js`` `liftPoints`)."""
-    if lift is not None and lift is not kernels.lift:
-        raise ValueError("lift must be kernels.lift (the lift (x1, x2) -> (x1, x2, x1² + x2²), which the browser "
-                         f"computes too) or None; got {lift!r}.")
-    return lift
-
-
-def _recipe(panel):
-    """What the browser needs to compute `panel` for a run of its own (its ``browser()``), or None (kernel only)."""
-    make = getattr(panel, "browser", None)
-    recipe = make() if callable(make) else None
-    if recipe is not None and not (isinstance(recipe, dict) and "kind" in recipe):
-        raise TypeError(f"{type(panel).__name__}.browser() must return a dict with a 'kind' (a key of "
-                        f"front/claims.js BROWSER_PANELS) or None; got {recipe!r}.")
-    return recipe
-
-
-def _fit_recipe(fit):
-    """What the browser needs to make `fit`'s run itself (its ``browser()``: ``front/runspec.js`` `editorFit`), or
-    None: the browser fits with the editor's settings (`fit_perceptron`'s run)."""
-    recipe = _recipe(fit) if fit is not None else None
-    if recipe is not None and recipe["kind"] != "averaged":
-        raise TypeError(f"fit.browser() must return a recipe of kind 'averaged' (front/runspec.js editorFit) or None; "
-                        f"got {recipe!r}.")
-    return recipe
-
-
-def _as_points(value, max_points=MAX_POINTS):
-    """The ``points`` or ``lesson`` trait's [X, y] as arrays, checked by the edit rules; raises TraitError."""
-    try:
-        X, y = value
-        state = edits.start(np.asarray(X, dtype=float).reshape(-1, 2), np.asarray(y, dtype=float).ravel(),
-                            max_points=max_points)
-    except (TypeError, ValueError) as exc:
-        raise traitlets.TraitError(f"points must be [X, y] by the editor's rules: {exc}") from None
-    return state.arrays()
-
-
-def _as_trait(X, y) -> list:
-    return [np.asarray(X, dtype=float).reshape(-1, 2).tolist(), [1 if v > 0 else -1 for v in np.ravel(y)]]
 
 
 class BrowserEditor(ShownWidget, anywidget.AnyWidget):
@@ -173,15 +111,16 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
     -----------------------------------------------------
     Synced traits:
 
-    ``run`` (dict, Python -> browser): the library's run on the points. At first in `BrowserPlayer`'s format
-        (`browser.run_trait`, ``version`` `RUN_VERSION`): its ``lines`` are `readout.state_lines` followed by
-        `own_data.summary_lines`, its ``alt`` `readout.alt_text` followed by `EDIT_HINT`. After each edit, when
-        every panel has a ``browser()`` recipe and the readout (if any) a ``browser_kind``: the run alone, its
-        ``form`` "library" (`library_run.library_trait`: the states, the updates, the settings and the library's
-        summary numbers), which the browser words and gives its panels by its ported code (``front/runspec.js``
-        `libraryRunSpec`); else the full trait (`full_run`). The browser draws it
-        only while its points are the run's ``X`` and ``y`` (a run of older points is dropped), in its own view,
-        at the step shown, keeping the focus, the keyboard cursor and the selection.
+    ``run`` (dict, Python -> browser): the library's run on the points, from the first one on (the one a page
+        with no kernel, the site and the decks embed). When every panel has a ``browser()`` recipe and the readout
+        (if any) a ``browser_kind``: the run alone, its ``form`` "library" (`library_run.library_trait`: the
+        states, the updates, the settings and the library's summary numbers), which the browser words and gives
+        its panels by its ported code (``front/runspec.js`` `libraryRunSpec`). Else, and for no points, the full
+        trait (`full_run`): `BrowserPlayer`'s format (`browser.run_trait`, ``version`` `RUN_VERSION`), its
+        ``lines`` `readout.state_lines` followed by `own_data.summary_lines`, its ``alt`` `readout.alt_text`
+        followed by `EDIT_HINT`. The browser draws it only while its points are the run's ``X`` and ``y`` (a run
+        of older points is dropped), in its own view, at the step shown, keeping the focus, the keyboard cursor
+        and the selection.
     ``points`` (list ``[X, y]``, both ways): the points now, X as pairs and y as +1/-1. The browser sets it after
         each edit (with ``k``, one message); Python sets it in `load` (the browser then loads them as an edit the
         student can undo). Python fits every new value and sets ``run``.
@@ -213,31 +152,31 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
                  max_points=MAX_POINTS, style=None, interval_ms=500, k=0, readout=None, kernel_note=None,
                  lift=None):
         X, y = check_X_y(X, y)
-        self._lift = _check_lift(lift)
+        self._lift = check_lift(lift)
         if X.shape[1] != 2:
             raise ValueError(f"BrowserEditor edits points in the plane; got X with {X.shape[1]} features.")
         if fit is not None and not callable(fit):
             raise TypeError(f"fit must be a function fit(X, y) -> Run, or None; got {type(fit).__name__}.")
-        fit_recipe = _fit_recipe(fit)
+        fitted_by = fit_recipe(fit)
         start = edits.start(X, y, max_points=max_points)
         self._panels = _front_panels(panels)
-        recipes = [_recipe(p) for p in self._panels]
+        recipes = [recipe(p) for p in self._panels]
         if readout is not None and not callable(readout):
             raise TypeError(f"readout must be a function readout(run, X, y, k) -> list of str, or None; got "
                             f"{type(readout).__name__}.")
         self._fit, self._separator, self._style, self._readout = fit, str(separator), _style.get(style), readout
         # the browser words every step and computes every panel of the library's run itself (`library_trait`)
-        self._lean = (all(r is not None for r in recipes) and (fit is None or fit_recipe is not None)
+        self._lean = (all(r is not None for r in recipes) and (fit is None or fitted_by is not None)
                       and (readout is None or getattr(readout, "browser_kind", None) is not None))
         self._run = self._summary = self._still = None
-        chosen = _settings(fit_settings(run, max_epochs=max_epochs), settings)
-        points = _as_trait(*start.arrays())
+        chosen = settings_json(fit_settings(run, max_epochs=max_epochs), settings)
+        points = as_trait(*start.arrays())
         first = self._fitted(*start.arrays(), chosen)
         super().__init__(settings=chosen, lesson=points, points=points, run=first, k=int(k),
                          interval_ms=int(interval_ms),
                          options={"separator": self._separator, "max_points": int(max_points), "hint": EDIT_HINT,
                                   "panels": recipes, "kernel_note": str(kernel_note or KERNEL_NOTE),
-                                  "lift": "bowl" if self._lift is not None else None, "fit": fit_recipe,
+                                  "lift": "bowl" if self._lift is not None else None, "fit": fitted_by,
                                   "readout": getattr(readout, "browser_kind", None)})
         self.observe(self._refit, names=["points", "settings"])
 
@@ -261,14 +200,14 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
             return self._fit(X, y)
         return fit_perceptron(X, y, **settings)
 
-    def _fitted(self, X, y, settings, *, lean=False) -> dict:
-        """The `run` trait of the library's run on (X, y), remembered with its summary. With `lean`, where the
-        browser has a port of every word and panel, the run itself (`library_trait`), else the full trait."""
+    def _fitted(self, X, y, settings) -> dict:
+        """The `run` trait of the library's run on (X, y), remembered with its summary: where the browser has a
+        port of every word and panel, the run itself (`library_trait`), else the full trait."""
         run = self._fit_run(X, y, settings)
         X = self._lifted(X)
         summary = summarize(X, y, run)
         self._run, self._summary, self._data, self._still = run, summary, (X, y), None
-        if lean and self._lean and len(y):
+        if self._lean and len(y):
             averaged = self._averaged(run)
             if averaged is not False:
                 return library_trait(run, X, y, summary, style=self._style, averaged=averaged)
@@ -307,7 +246,7 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         return False if got is None else {"t": np.asarray(got[0].t, dtype=int).tolist(), "seen": int(got[0].seen)}
 
     def _refit(self, _change=None):
-        self.run = self._fitted(self.X, self.y, self.settings, lean=True)
+        self.run = self._fitted(self.X, self.y, self.settings)
 
     def full_run(self) -> dict:
         """The library's run now as the full `run` trait (`browser.run_trait`: every step's words and panel
@@ -320,13 +259,13 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
 
     @traitlets.validate("points", "lesson")
     def _valid_points(self, proposal):
-        return _as_trait(*_as_points(proposal["value"], self.options.get("max_points", MAX_POINTS)))
+        return as_trait(*as_points(proposal["value"], self.options.get("max_points", MAX_POINTS)))
 
     @traitlets.validate("settings")
     def _valid_settings(self, proposal):
         """A new value goes over the settings before it (``editor.settings = {"eta": 0.5}`` changes eta only)."""
         try:
-            return _settings(self.settings, proposal["value"])
+            return settings_json(self.settings, proposal["value"])
         except (TypeError, ValueError) as exc:
             raise traitlets.TraitError(str(exc)) from None
 
@@ -377,8 +316,8 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         state = edits.load(edits.start(self.X, self.y, max_points=self.options["max_points"]), X, y, lesson=lesson)
         with self.hold_sync():
             if lesson:
-                self.lesson = _as_trait(*state.arrays())
-            self.points = _as_trait(*state.arrays())
+                self.lesson = as_trait(*state.arrays())
+            self.points = as_trait(*state.arrays())
 
     # ------------------------------------------------------------------ what a notebook keeps (recording.Shown)
     def _drawn(self) -> _Still:
@@ -398,8 +337,10 @@ class BrowserEditor(ShownWidget, anywidget.AnyWidget):
         return self._still.at(min(self.k, self._still.K))
 
     def snapshot(self):
-        """(png, width, height, alt) of the step shown, drawn by matplotlib, small, for a stored notebook."""
-        return self._drawn().snapshot()
+        """(png, width, height, alt) of the step shown, drawn by matplotlib, small, for a stored notebook. The
+        drawing is not kept (a figure and its pixels, 7-18 MB in a kernel): a second display draws it again."""
+        shot, self._still = self._drawn().snapshot(), None
+        return shot
 
     @property
     def alt(self) -> str:

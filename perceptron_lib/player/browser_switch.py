@@ -138,6 +138,7 @@ class PlayerShown(ShownWidget):
     def snapshot(self):
         """(png, width, height, alt) of the step on show, drawn by matplotlib, small, for a stored notebook."""
         scene, _dpi, words = self._drawn()
+        self._still_parts = self._still_key = None  # not kept (7-18 MB in a kernel): drawn again if shown again
         return scene_still(scene, self._style, words(self.k)[0])
 
     def lines(self, k=None) -> list:
