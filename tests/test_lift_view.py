@@ -1,4 +1,5 @@
-"""Lesson 05's lifted view as numbers (`core.lift_view`) and `LiftedPanel.front`, the spec the browser draws.
+"""Lesson 05's lifted view as numbers (`core.lift_view`, and `core.lift_projection` for the screen) and
+`LiftedPanel.front`, the spec the browser draws.
 
 The plane's polygon is checked against facts that do not use its algorithm: each vertex is on the plane and on a
 face of the box, the polygon is convex and has area, its vertices are exactly where the plane crosses the box's
@@ -19,17 +20,14 @@ from hypothesis import strategies as st
 
 from perceptron_lib.core import data, kernels
 from perceptron_lib.core.frames import mistakes_at_each_step
+from perceptron_lib.core.lift_projection import ASPECT, picture_size, project, view_axes
 from perceptron_lib.core.lift_view import (
-    ASPECT,
     boundary_in_view,
     boundary_note,
     bowl_mesh,
     bowl_section,
     lifted_points,
-    picture_size,
     plane_polygon,
-    project,
-    view_axes,
     view_box,
 )
 from perceptron_lib.core.training import fit_perceptron

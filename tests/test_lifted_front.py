@@ -3,7 +3,7 @@
 The panel is built alone (``buildLifted(document, run, spec)``), from the spec `LiftedPanel.front` computes and
 the run's numbers (`core.frames.step_numbers` and the preset's sizes, as `BrowserPlayer` sends them), on a blank
 page that fetches nothing. Everything drawn is read back from the SVG and held to the numbers computed here in
-Python: each lifted point where `core.lift_view.project` puts it at the angles on show, the plane's polygon the
+Python: each lifted point where `core.lift_projection.project` puts it at the angles on show, the plane's polygon the
 projection of `plane_polygon`'s vertices, every vertex of the bowl's wire the projection of a point of
 `bowl_mesh`, where the plane meets the bowl the projection of `bowl_section`, the points drawn before the plane
 exactly those the plane hides (a ray test done here), the ringed example the run's. Then: frame k is the same
@@ -21,7 +21,8 @@ import pytest
 
 from perceptron_lib.core import data, kernels
 from perceptron_lib.core.frames import step_numbers
-from perceptron_lib.core.lift_view import ASPECT, boundary_in_view, bowl_mesh, bowl_section, project, view_axes
+from perceptron_lib.core.lift_projection import ASPECT, project, view_axes
+from perceptron_lib.core.lift_view import boundary_in_view, bowl_mesh, bowl_section
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.draw import style
 from perceptron_lib.player import LiftedPanel, front

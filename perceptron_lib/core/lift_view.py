@@ -1,19 +1,20 @@
 """Lesson 05's lifted view as numbers: the view's box, the plane of a state cut to that box, the bowl's wire
-mesh, and the projection that turns the box on a screen.
+mesh, and where a plane meets the bowl (the lifted boundary).
 
 The lift is phi(x1, x2) = (x1, x2, x1^2 + x2^2): every lifted point lies on the bowl z = x1^2 + x2^2, and a
 state (w, b) of a run on lifted points is the plane <w, p> + b = 0. The browser's lifted panel
 (``perceptron_lib/player/front/lifted.js``) draws what these functions compute: Python sends the box, the
 mesh and each step's plane polygon once, and the browser projects them at the view angles the student turns
-to, by the formula of `project` (ported line for line, and held equal to it by a Chromium test).
+to, by the formula of `lift_projection.project` (ported line for line, and held equal to it by a Chromium test).
 
 * `view_box`: the box around the lifted points (padded as the kernel's 3-D view pads them).
 * `plane_polygon`: the convex polygon where a plane meets the box (none when it misses it).
 * `bowl_mesh`: rings and spokes of the bowl, cut to the box; `bowl_section`: where a plane meets the bowl (the
   lifted boundary: a circle or a line), cut to the box; `boundary_in_view`: that boundary in the plane of the
   data, cut to a view (what a data panel of lifted points draws), and `boundary_note`: the data panel's note on it.
-* `view_axes`, `project`, `picture_size`: the orthographic projection at elevation and azimuth angles
-  (matplotlib's meaning of both), at one scale for every angle, and the picture the box fits at every angle.
+* `checked_box`: a box as an array, refused with a clear message when it is not one.
+
+The projection that turns the box on a screen is `perceptron_lib.core.lift_projection`.
 
 Pure: no widgets, no drawing.
 """
@@ -26,14 +27,12 @@ import numpy as np
 
 from .kernels import circle_from_plane
 
-__all__ = ["ASPECT", "view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "boundary_in_view",
-           "boundary_note", "view_axes", "project", "picture_size"]
-
-#: The box's shape on the screen: its x, y and z sides in the ratio 4 : 4 : 3 (matplotlib's 3-D axes).
-ASPECT = (1.0, 1.0, 0.75)
+__all__ = ["view_box", "lifted_points", "plane_polygon", "bowl_mesh", "bowl_section", "boundary_in_view",
+           "boundary_note", "checked_box"]
 
 
-def _box(box) -> np.ndarray:
+def checked_box(box) -> np.ndarray:
+    """The box (three (low, high) pairs, for x1, x2 and z) as a (3, 2) array of floats; anything else is refused."""
     B = np.asarray(box, dtype=float)
     if B.shape != (3, 2) or not np.all(np.isfinite(B)) or np.any(B[:, 1] <= B[:, 0]):
         raise ValueError(f"box must be three (low, high) pairs with low < high, such as [(-1, 1), (-1, 1), (0, 2)]; "
@@ -124,7 +123,7 @@ def plane_polygon(w, b, box) -> np.ndarray:
     w = np.asarray(w, dtype=float).ravel()
     if w.shape != (3,):
         raise ValueError(f"plane_polygon needs w of length 3 (a plane over lifted points); got length {w.shape[0]}.")
-    B = _box(box)
+    B = checked_box(box)
     b = float(b)
     if not np.any(w) or not np.all(np.isfinite(w)) or not np.isfinite(b):
         return np.empty((0, 3))
@@ -235,7 +234,7 @@ def bowl_mesh(box, *, rings=6, spokes=24, samples=96) -> list:
     >>> all(np.allclose(p[:, 2], p[:, 0] ** 2 + p[:, 1] ** 2) for p in mesh)
     True
     """
-    B = _box(box)
+    B = checked_box(box)
     if B[2, 1] <= 0:
         return []
     r_lo, r_hi = np.sqrt(max(B[2, 0], 0.0)), np.sqrt(B[2, 1])
@@ -274,7 +273,7 @@ def bowl_section(w, b, box, *, samples=64) -> list:
     >>> np.allclose(ring[:, 2], 1.0), np.allclose(np.hypot(ring[:, 0], ring[:, 1]), 1.0)
     (True, True)
     """
-    B = _box(box)
+    B = checked_box(box)
     w = np.asarray(w, dtype=float).ravel()
     if w.shape != (3,):
         raise ValueError(f"bowl_section needs w of length 3 (a plane over lifted points); got length {w.shape[0]}.")
@@ -363,60 +362,3 @@ def boundary_note(w, b, xlim, ylim, *, start=False) -> str:
             return "boundary partly outside the view"
     return ""
 
-
-def view_axes(elev, azim) -> np.ndarray:
-    """The screen's right, up and toward-the-viewer directions in the box's shaped coordinates, as rows.
-
-    `elev` and `azim` in degrees, as matplotlib's `view_init`: the viewer looks from the direction
-    (cos e cos a, cos e sin a, sin e). At elevation 90 and azimuth -90 x1 runs to the right and x2 up.
-
-    Examples
-    --------
-    >>> (np.round(view_axes(90, -90), 12) + 0.0).tolist()  # + 0.0: no -0.0
-    [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
-    """
-    e, a = np.deg2rad(float(elev)), np.deg2rad(float(azim))
-    right = np.array([-np.sin(a), np.cos(a), 0.0])
-    up = np.array([-np.sin(e) * np.cos(a), -np.sin(e) * np.sin(a), np.cos(e)])
-    toward = np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-    return np.vstack([right, up, toward])
-
-
-def project(P, *, box, elev, azim, size) -> np.ndarray:
-    """Where the points P (rows (x1, x2, z)) fall in a picture `size` pixels tall, and how near they are.
-
-    The box is shaped to `ASPECT` (sides 1, 1, 0.75) about its centre, turned to (elev, azim) (`view_axes`), and
-    seen along the viewing direction (orthographic). One scale for every angle, so the box keeps its size while it
-    turns: the box's diagonal is `size` pixels, which is as tall as it can look (seen along no axis), and the
-    picture is `picture_size(size)` wide, as wide as the box can look (the diagonal of its floor, seen from the
-    side). Pixels run right and down from the picture's top left corner.
-
-    Returns
-    -------
-    ndarray of shape (n, 3)
-        Columns: pixels to the right, pixels down, and depth (larger is nearer the viewer, in shaped units).
-
-    Examples
-    --------
-    >>> project([[0.0, 0.0, 1.0]], box=[(-1, 1), (-1, 1), (0, 2)], elev=24, azim=-58, size=400).round(3).tolist()
-    [[176.69, 200.0, 0.0]]
-    """
-    B = _box(box)
-    P = np.asarray(P, dtype=float).reshape(-1, 3)
-    shaped = (P - B.mean(axis=1)) / (B[:, 1] - B[:, 0]) * np.asarray(ASPECT)
-    R = view_axes(elev, azim)
-    scale = float(size) / float(np.linalg.norm(ASPECT))
-    width = picture_size(size)[0]
-    s = shaped @ R.T
-    return np.column_stack([width / 2 + scale * s[:, 0], size / 2 - scale * s[:, 1], s[:, 2]])
-
-
-def picture_size(size) -> tuple:
-    """(width, height) in pixels of the picture `project` draws in for a given `size`: the box fits at every angle.
-
-    Examples
-    --------
-    >>> [round(v, 3) for v in picture_size(400)]
-    [353.381, 400.0]
-    """
-    return float(size) * float(np.hypot(ASPECT[0], ASPECT[1]) / np.linalg.norm(ASPECT)), float(size)

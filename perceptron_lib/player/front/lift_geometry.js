@@ -1,6 +1,6 @@
 /**
  * The geometry of lesson 05's lifted view (`lifted.js` draws with it): the projection that turns the box on the
- * screen, ported line for line from `perceptron_lib.core.lift_view` (`view_axes`, `project`, `picture_size`), and
+ * screen, ported line for line from `perceptron_lib.core.lift_projection` (`view_axes`, `project`, `picture_size`), and
  * which side of a plane a point is on as the viewer sees it. Pure functions of numbers.
  */
 
@@ -8,7 +8,7 @@
 export const TURN_STEP = 5;
 
 /**
- * The screen's right, up and toward-the-viewer directions (`core.lift_view.view_axes`), angles in degrees.
+ * The screen's right, up and toward-the-viewer directions (`core.lift_projection.view_axes`), angles in degrees.
  * @param {number} elev
  * @param {number} azim
  * @returns {number[][]}
@@ -24,7 +24,7 @@ export function viewAxes(elev, azim) {
 }
 
 /**
- * The projection of a view (`core.lift_view.project`): a point (x1, x2, z) to [right px, down px, depth], in a
+ * The projection of a view (`core.lift_projection.project`): a point (x1, x2, z) to [right px, down px, depth], in a
  * picture `size` px tall and `pictureSize` wide.
  * @param {number[][]} box three [low, high]
  * @param {number[]} aspect the box's shape on the screen
@@ -47,7 +47,7 @@ export function projection(box, aspect, elev, azim, size) {
 }
 
 /**
- * The picture the box fits at every angle (`core.lift_view.picture_size`): [width, height], px.
+ * The picture the box fits at every angle (`core.lift_projection.picture_size`): [width, height], px.
  * @param {number[]} aspect
  * @param {number} size its height
  * @returns {number[]}

@@ -6,7 +6,7 @@
  * Python (`LiftedPanel.front`, numbers from `perceptron_lib.core.lift_view`) sends the view's box, the lifted
  * points, the bowl's wire mesh and each step's plane polygon (already cut to the box); the run gives the labels,
  * the ringed example, the state (w, b) and the preset's sizes. Here they are only projected, by `project` (the
- * formula of `core.lift_view.project`), and drawn: the picture is a pure function of (k, elevation, azimuth).
+ * formula of `core.lift_projection.project`), and drawn: the picture is a pure function of (k, elevation, azimuth).
  */
 
 import { htmlEl } from "./controls.js";

@@ -106,18 +106,19 @@ class LiftedPanel:
 
     name = "lifted"  #: in a player's panel picker
     projection = "3d"
-    #: The browser's picture of the box, CSS px: as tall as the box looks at its tallest (`core.lift_view.project`),
-    #: by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen; the notebook's under the readout
-    #: beside a 440 px data panel, the editor whole in a 1440 x 900 JupyterLab's 779 px: tests/test_editor_fit.py)
+    #: The browser's picture of the box, CSS px: as tall as the box looks at its tallest
+    #: (`core.lift_projection.project`), by preset (the lecture's beside a 360 px data panel in a 1280 x 720 screen;
+    #: the notebook's under the readout beside a 440 px data panel, the editor whole in a 1440 x 900 JupyterLab's
+    #: 779 px: tests/test_editor_fit.py)
     SIZE_PX = {"notebook": 340, "lecture": 340}
     _COLORS = {"plane": _style.PLANE_COLOR, "bowl": "#A0A0A0", "edge": "#808080"}  #: the browser's view's colours
     _PLANE_ALPHA = 0.35
 
     @staticmethod
     def _aspect():
-        from ...core import lift_view as _lv
+        from ...core.lift_projection import ASPECT
 
-        return _lv.ASPECT
+        return ASPECT
 
     def __init__(self, *, elev=24, azim=-58, zoom=0.95, title="lifted: z = x₁² + x₂²"):
         self.elev, self.azim, self.zoom, self.title = elev, azim, zoom, title
@@ -163,11 +164,11 @@ class LiftedPanel:
         fixes it), ``points`` (the lifted points), ``bowl`` (the bowl's wire mesh cut to the box: polylines),
         ``planes`` (for each k = 0..K the polygon where the plane of state k meets the box: 0 or 3..6 vertices, in
         order), ``sections`` (for each k where that plane meets the bowl: polylines, the lifted boundary), and
-        ``aspect`` (the box's shape on the screen); ``size_px`` is the picture's height (`SIZE_PX`).
-        ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's meaning); the student
-        turns it in the browser, which projects by `core.lift_view.project`. ``alt`` is one sentence per step (the
-        picture's name, without the view's angles, which the browser adds). The ringed example, the labels and the
-        text sizes are the run's (its ``ring``, ``y`` and ``style``).
+        ``aspect`` (the box's shape on the screen, `core.lift_projection.ASPECT`); ``size_px`` is the picture's
+        height (`SIZE_PX`). ``view`` holds the angles the view starts at (``elev``, ``azim``, degrees: matplotlib's
+        meaning); the student turns it in the browser, which projects by `core.lift_projection.project`. ``alt`` is
+        one sentence per step (the picture's name, without the view's angles, which the browser adds). The ringed
+        example, the labels and the text sizes are the run's (its ``ring``, ``y`` and ``style``).
         """
         from ...core import frames as _frames
         from ...core import lift_view as _lv
@@ -190,7 +191,7 @@ class LiftedPanel:
             "K": len(h) - 1,
             "title": self.title,
             "view": {"elev": float(self.elev), "azim": float(self.azim)},
-            "aspect": list(_lv.ASPECT),
+            "aspect": list(self._aspect()),
             "box": box.tolist(),
             "points": Z.tolist(),
             "bowl": [np.round(piece, 6).tolist() for piece in _lv.bowl_mesh(box)],
