@@ -10,9 +10,8 @@ the student's own points.
 
 Both give the browser their numbers (``front``) and follow the scene protocol of `perceptron_lib.player.render`
 for the still: ``draw(ax, run, X, y)`` once per scene returns the moving artists, ``update(k)`` moves them to
-state k. They draw numbers computed
-elsewhere (`perceptron_lib.core.averaged`, and the vote's regions on a grid in `.vote_regions`); they compute
-nothing themselves but the view.
+state k. They draw numbers computed elsewhere (`perceptron_lib.core.averaged`, and the vote's regions on a grid
+in `.vote_regions`); they compute nothing themselves but the view.
 """
 
 from __future__ import annotations
