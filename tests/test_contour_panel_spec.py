@@ -8,6 +8,7 @@ spec must hold the same numbers, to its rounding (1/1,000 of the view).
 
 from __future__ import annotations
 
+import copy
 import json
 
 import numpy as np
@@ -136,6 +137,34 @@ def test_the_note_says_the_numbers_are_example_indices_in_the_still_and_the_spec
     note = next(t for t in ax.texts if isinstance(t, Annotation)).get_window_extent(r)
     label = ax.xaxis.label.get_window_extent(r)
     assert note.y1 <= label.y0 and note.x0 < label.x1 and label.x0 < note.x1  # under the axis name w₁
+
+
+@pytest.mark.parametrize("preset, least", [("notebook", 2.0), ("lecture", 1.1)])
+def test_the_labels_keep_clear_of_the_runs_states_in_the_browser_and_the_still(preset, least):
+    """No kink label sits on a state w_k of the run (a dot of the path, or its star): lesson 01's run and lesson 02's
+    three methods on their shared map, every layer; `least` in label radii (a label's centre came 0.27 radii from
+    w = 0, where every kink line meets at b = 0). The kernel's still keeps its labels clear the same way."""
+    from perceptron_lib import fit_batch, fit_minibatch
+
+    st = S.get(preset)
+    methods = [fit_batch(X8, y8, eta=1.0, reduction="mean"), fit_perceptron(X8, y8),
+               fit_minibatch(X8, y8, batch_size=2, eta=1.0, rng=0)]
+    shared = ContourPathPanel().shared(methods)
+    for panel, run in [(ContourPathPanel(), methods[1])] + [(shared, r) for r in methods]:
+        spec = panel.front(run, X8, y8, style=st)
+        W = np.asarray(spec["W"])
+        radius = 0.9 * st.legend_size * 0.85 * 4 / 3 / spec["size_px"] * (spec["xlim"][1] - spec["xlim"][0])
+        for layer in spec["layers"]:
+            for m in layer["kinks"]:
+                gap = np.min(np.hypot(*(W - np.asarray(m["at"])).T)) / radius
+                assert gap >= least, f"label {m['i']} at b = {layer['b']}: {gap:.2f} label radii from a state"
+        kernel = copy.copy(panel)
+        ax = _drawn(kernel, run, X8, y8, preset)
+        texts = kernel.slice._layer(kernel.slice.b)["texts"]
+        scale = np.array([np.ptp(ax.get_xlim()), np.ptp(ax.get_ylim())])
+        for t in texts:  # the still's own clearance (`LossSlice._label_radius`), as a share of the view
+            gap = np.min(np.hypot(*((W - np.asarray(t.get_position())) / scale).T))
+            assert gap >= kernel.slice._label_radius() * 0.999, f"still: label {t.get_text()} on a state"
 
 
 def test_lesson_01_player_takes_the_panel_and_stays_small():

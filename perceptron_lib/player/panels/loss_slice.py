@@ -12,9 +12,9 @@ from matplotlib.lines import Line2D
 from ..._validation import check_X_y
 from ...core import contours as _contours
 from ...core import loss_surfaces as _loss_surfaces
-from ...draw import plotting as _plot
 from ...draw import style as _style
 from ..readout import num as _num
+from .kink_labels import kink_marks
 
 __all__ = ["LossSlice", "ContourPathPanel", "LOSS_NAMES"]
 
@@ -28,42 +28,6 @@ _NAMES = LOSS_NAMES
 KINK_NOTE = ("dashed line labelled i: kink line", "of example i, ⟨w,\u00a0xᵢ⟩\u00a0+\u00a0b\u00a0=\u00a00")
 
 # --------------------------------------------------------------------------- loss over (w1, w2)
-
-
-def label_place(inner, i, placed, *, scale, clear) -> np.ndarray:
-    """Where kink line i's label goes on its segment `inner`: near one end, spread along it by index (the
-    lines through one point, all of them at w = 0 when b = 0, then keep their labels apart), at the first
-    place along the line clear of the labels `placed` before it (lines that leave the view side by side
-    put their labels next to each other: big lecture text made them overlap); if none is clear, the
-    place farthest from them. `scale` is the view's sides, `clear` the least gap as a share of them."""
-    first = 0.06 + 0.07 * (i % 3)
-    along = [first] + [t for t in np.arange(0.06, 0.95, 0.07) if not np.isclose(t, first)]
-    spots = [inner[0] + t * (inner[1] - inner[0]) for t in along]
-    if not placed:
-        return spots[0]
-    gaps = [float(np.min(np.hypot(*((np.asarray(placed) - at) / scale).T))) for at in spots]
-    return next((at for at, g in zip(spots, gaps, strict=True) if g >= clear), spots[int(np.argmax(gaps))])
-
-
-def kink_marks(X, b, xlim, ylim, *, frac) -> list:
-    """The kink lines of the slice at `b` that cross the view, with their labels' places: a list of
-    (example index, (2, 2) segment, label centre). `frac` is a label's generous radius as a share of the view's
-    side (the label's centre stays that far inside the view)."""
-    xl, yl = tuple(map(float, xlim)), tuple(map(float, ylim))
-    dx, dy = frac * (xl[1] - xl[0]), frac * (yl[1] - yl[0])
-    box = ((xl[0] + dx, xl[1] - dx), (yl[0] + dy, yl[1] - dy))
-    scale = np.array([xl[1] - xl[0], yl[1] - yl[0]])
-    marks, placed = [], []
-    for i, (p, q, r) in enumerate(_loss_surfaces.kink_lines(X, center=[0.0, 0.0, b])):
-        seg = _plot.boundary_segment((p, q), r, xl, yl) if (p or q) else None
-        if seg is None:
-            continue
-        inner = _plot.boundary_segment((p, q), r, *box)
-        inner = seg if inner is None else inner  # the line only grazes a corner: its own ends
-        at = label_place(inner, i, placed, scale=scale, clear=frac)
-        placed.append(at)
-        marks.append((i, np.asarray(seg, float), np.asarray(at, float)))
-    return marks
 
 
 class LossSlice:
@@ -92,11 +56,13 @@ class LossSlice:
         Filled levels (default: about 10 steps up to the loss's maximum over the box at the first b).
     kinks, kink_labels : bool
         Draw the kink lines, and label them with the example's index.
+    avoid : array (m, 2), optional
+        Points (w1, w2) the labels keep clear of (the states of a run drawn on the slice).
     colorbar : bool
     """
 
     def __init__(self, ax, X, y, *, b=0.0, loss="perceptron", reduction="mean", center=(0.0, 0.0), span=3.0,
-                 num=121, levels=None, kinks=True, kink_labels=True, colorbar=True, style=None):
+                 num=121, levels=None, kinks=True, kink_labels=True, colorbar=True, style=None, avoid=()):
         self.s = s = _style.get(style)
         self.X, self.y = check_X_y(X, y)
         if self.X.shape[1] != 2:
@@ -111,6 +77,7 @@ class LossSlice:
         Z = self.values(self.b)
         self.levels = self._levels(Z) if levels is None else np.asarray(levels, float)
         self.kinks, self.kink_labels = kinks, kink_labels
+        self.avoid = np.array(avoid, float).reshape(-1, 2)
         ax.set_xlim(self.a[0], self.a[-1])
         ax.set_ylim(self.c[0], self.c[-1])
         ax.set_aspect("equal", adjustable="box")
@@ -164,7 +131,8 @@ class LossSlice:
         xl, yl = (self.a[0], self.a[-1]), (self.c[0], self.c[-1])
         # each label on the part of its line inside a box shrunk by the label's size, so the label's disc stays
         # inside the axes (big lecture text on a small panel ran out)
-        for i, seg, at in (kink_marks(self.X, b, xl, yl, frac=self._label_radius()) if self.kinks else []):
+        for i, seg, at in (kink_marks(self.X, b, xl, yl, frac=self._label_radius(), avoid=self.avoid)
+                             if self.kinks else []):
             ln = Line2D(seg[:, 0], seg[:, 1], color="#FFFFFF", linestyle=(0, (5, 3)), linewidth=s.thin_width,
                         zorder=3)
             ax.add_artist(ln)
@@ -267,7 +235,7 @@ class ContourPathPanel:
         center, span = self._box(W)
         self.ax = ax
         self.slice = LossSlice(ax, X, y, b=b0, loss=self.loss, reduction=self.reduction, center=center, span=span,
-                               num=self.num, kinks=self.kinks, colorbar=True)
+                               num=self.num, kinks=self.kinks, colorbar=True, avoid=W)
         ax.grid(False)  # the contours are drawn over it when they are blitted
         moving = [self.slice.path, self.slice.point]
         bs = sorted(set(self.Bs.tolist())) if self.follow else [b0]
@@ -356,7 +324,7 @@ class ContourPathPanel:
                 "lines": [pts(ln) for lines in _contours.contour_lines(a, c, Z, levels) for ln in lines],
                 "zero": [pts(r) for r in zero],
                 "kinks": [{"i": int(i), "seg": pts(seg), "at": pts(at)}
-                          for i, seg, at in (kink_marks(X, b, a[[0, -1]], c[[0, -1]], frac=frac)
+                          for i, seg, at in (kink_marks(X, b, a[[0, -1]], c[[0, -1]], frac=frac, avoid=W)
                                              if self.kinks else [])]})
         lv = levels
         ticks = (lv[:-1] + lv[1:]) / 2 if self.loss == "zero_one" else np.concatenate([[0.0], lv[3::2]])
