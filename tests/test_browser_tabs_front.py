@@ -6,7 +6,8 @@ readout in a 1280x720 JupyterLab, nor beside the picture as a third column: the 
 tab list, "readout" (the legend and the readout, as before) and one tab per panel; an editor's charts (04's claims)
 go there too. A deck's slide is wider: there a plain player's tall panel is a third column (`panelPlaces`, checked
 here with the rest of its rules). A plain player's chart that leaves its readout no room in the column (03's per-epoch
-chart, 04's claims: the column ran below a 1280x720 view) goes under a tab too (`fitColumn`: `crowded`). Checked
+chart, 04's claims: the column ran below a 1280x720 view) goes under a tab too (`fitColumn`: `crowded`), and comes
+out of it again when the widget's width changes so that it fits (a wider window, the file browser closed). Checked
 here: the ARIA of a tab list (tabs, tabpanels, aria-selected, aria-controls, one Tab stop), that a panel's tab
 shows the panel and of the readout only its headline (which still follows the step), the keys (← → Home End move
 between the tabs and do not step the player), that a new run of the same panels keeps the tab shown, that the
@@ -154,9 +155,10 @@ def test_a_lecture_players_chart_that_crowds_its_column_goes_under_a_tab(page):
     the readout is a focusable named region. Keys and axe under the chart's tab as under the readout's."""
     from test_a11y import blocking_violations
 
-    # as in a 1280x720 JupyterLab with the file browser closed: an output 1100 px wide, its text 13 px (the column's
-    # max-width is 40em of it)
-    page.evaluate("() => { const m = document.querySelector('main'); m.style.width = '1100px'; "
+    # an output 1050 px wide, its text 13 px as in JupyterLab: a column of 518 px, where the chart (drawn 520 px wide)
+    # and the two legends, each of three lines, leave the readout less than its 5em (1100 px, JupyterLab's at 1280x720,
+    # leaves it room: test_the_chart_follows_the_widgets_width)
+    page.evaluate("() => { const m = document.querySelector('main'); m.style.width = '1050px'; "
                   "m.style.fontSize = '13px'; }")
     page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", _epoch_player_trait("lecture"))
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -173,6 +175,59 @@ def test_a_lecture_players_chart_that_crowds_its_column_goes_under_a_tab(page):
     found = blocking_violations(page, "document.querySelector('main')")
     page.evaluate("() => { const m = document.querySelector('main'); m.style.width = m.style.fontSize = ''; }")
     assert not found, "\n".join(found)
+
+
+JS_PLACED = """() => { const w = document.querySelector('#widget'), a = document.activeElement;
+  return {tabs: [...w.querySelectorAll('[role=tab]')].map((t) => t.textContent
+            + (t.getAttribute('aria-selected') === 'true' ? '*' : '')),
+          beside: !!w.querySelector('.pp-side > .pp-panel') && w.querySelector('.pp-panel').checkVisibility(),
+          focus: a.getAttribute('role') === 'tab' ? `tab ${a.textContent}` : a.className || a.tagName}; }"""
+# how many times the column's children were placed again since `count` was set: a layout loop would keep placing them
+JS_COUNT_MOVES = """() => { window.moves = 0; const side = document.querySelector('#widget .pp-side');
+  window.counter?.disconnect(); window.counter = new MutationObserver((m) => { window.moves += m.length; });
+  window.counter.observe(side, {childList: true}); }"""
+JS_SETTLE = "() => new Promise((r) => { let n = 0; const f = () => (++n < 10 ? requestAnimationFrame(f) : r()); f(); })"
+
+
+def test_the_chart_follows_the_widgets_width(page):
+    """The lecture column's panels follow the widget's width (`side.js` fitColumn, a ResizeObserver on the widget's
+    element): lesson 03's per-epoch chart crowds a 518 px column (an output 1050 px wide, text 13 px) and goes under a
+    tab; the viewport made wider (the file browser closed, the page zoomed out: the column 748 px) brings it beside the
+    picture again, the readout keeping its 5em; narrower again puts it back under its tab. The focus on the chart's
+    tab, when the tab goes, moves to the readout; the tab chosen is chosen again when the tabs come back. A width
+    within `RETRY_PX` of the last change places nothing again, and nothing is placed again once settled (no loop)."""
+    page.evaluate("() => { document.querySelector('main').style.fontSize = '13px'; }")
+    try:
+        page.set_viewport_size({"width": 1066, "height": 720})  # main: 1050 px (the body's 8 px margins)
+        page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", _epoch_player_trait("lecture"))
+        page.evaluate(JS_SETTLE)
+        assert page.evaluate(JS_PLACED) == {"tabs": ["readout*", "chart"], "beside": False, "focus": "BODY"}
+        page.click("#widget [role=tab]:text-is('chart')")
+        page.focus("#widget [role=tab][aria-selected=true]")
+        page.evaluate(JS_COUNT_MOVES)
+        page.set_viewport_size({"width": 1296, "height": 720})
+        page.evaluate(JS_SETTLE)
+        assert page.evaluate(JS_PLACED) == {"tabs": [], "beside": True, "focus": "pp-readout"}
+        c = page.evaluate(JS_COLUMN)
+        assert c["over"] <= 0.5, c
+        assert page.evaluate("() => document.querySelector('#widget .pp-readout').clientHeight") >= 5 * 19.2 - 0.5
+        moved = page.evaluate("() => window.moves")
+        page.evaluate(JS_SETTLE)
+        assert page.evaluate("() => window.moves") == moved  # settled: nothing placed again
+        page.set_viewport_size({"width": 1066, "height": 720})
+        page.evaluate(JS_SETTLE)
+        assert page.evaluate(JS_PLACED) == {"tabs": ["readout", "chart*"], "beside": False, "focus": "pp-readout"}
+        assert page.evaluate(JS_COLUMN)["over"] <= 0.5
+        page.focus("#widget [role=tab][aria-selected=true]")
+        page.evaluate(JS_COUNT_MOVES)
+        page.set_viewport_size({"width": 1096, "height": 720})  # 30 px wider: under RETRY_PX, nothing is tried
+        page.evaluate(JS_SETTLE)
+        assert page.evaluate("() => window.moves") == 0
+        assert page.evaluate(JS_PLACED) == {"tabs": ["readout", "chart*"], "beside": False, "focus": "tab chart"}
+        assert page.evaluate("() => window.model.get('k')") == 0
+    finally:
+        page.evaluate("() => { window.counter?.disconnect(); document.querySelector('main').style.fontSize = ''; }")
+        page.set_viewport_size({"width": 1280, "height": 720})
 
 
 def test_the_notebook_preset_keeps_the_chart_in_the_column(page):

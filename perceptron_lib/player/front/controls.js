@@ -42,6 +42,9 @@ export const CSS = `
   flex-direction: column; gap: 8px; }
 .perceptron-browserplayer .pp-side .pp-legend { max-width: none; }
 .perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 5em; overflow-y: auto; }
+/* lecture: the column takes the width a wider window gives (its legend and readout wrap less, and a chart that did not
+   fit beside the picture may fit again: side.js fitColumn) */
+.perceptron-browserplayer.pp-large .pp-side { max-width: 60em; }
 .perceptron-browserplayer .pp-panel svg { display: block; max-width: 100%; height: auto; }
 .perceptron-browserplayer .pp-panel .pp-legend li { white-space: pre-line; }
 .perceptron-browserplayer .pp-readout { max-width: 34em; font-size: 1.05em; line-height: 1.45;

@@ -187,16 +187,17 @@ export function mountPlayer(model, el, first = model.get("run")) {
   }
   el.replaceChildren(root);
   // lecture: the column beside the picture is no taller than the picture (or LECTURE_SIDE_PX), the readout scrolling
-  // in it; panels that leave the readout no room go under tabs (03's per-epoch chart, 04's claims: 607, 612 px of 599)
-  const crowd = () => {
-    if (!side.querySelector(":scope > .pp-panel")) return false;
-    crowded = true;
+  // in it; panels that leave the readout no room go under tabs (03's per-epoch chart, 04's claims: 607, 612 px of 599),
+  // and back beside it when the widget's width changes so that they fit (fitColumn follows the figure and el)
+  const crowd = (on) => {
+    if (on && !side.querySelector(":scope > .pp-panel")) return false;
+    crowded = on;
     placeCharts();
-    return true;
+    return on;
   };
-  const fitSide = fitColumn({ side, figure, large, crowd });
+  const fitSide = fitColumn({ side, figure, box: el, large, crowd });
   const sized = large && win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
-  if (sized) sized.observe(figure);
+  if (sized) for (const part of [figure, el]) sized.observe(part);
 
   let shown = -1;
   let timer = null;

@@ -32,21 +32,91 @@ export function panelPlaces(drawn, { large, inEditor, inSwitch, inDeck, crowded 
 }
 
 /**
- * Keep the lecture column beside the picture in the picture's height (or `LECTURE_SIDE_PX` where the picture is
- * shorter, a wide view): the readout scrolls inside it (a focusable, named region). When the column's parts leave
- * the readout less than its least height (its `min-height`: the column runs below the picture) and panels stand in
- * it, `crowd()` is called once: the player puts them under tabs (`panelPlaces` with `crowded`).
- * @param {{side: HTMLElement, figure: HTMLElement, large: boolean, crowd: () => boolean}} parts `crowd` returns
- *   whether it moved anything
- * @returns {() => void} the fit, to call when the figure's size changes (a ResizeObserver's callback)
+ * How much the widget's width must change, CSS px, after its column was crowded (its panels put under tabs) before
+ * the panels are tried beside the picture again: the hysteresis that keeps a re-layout from looping (a column that
+ * fits just so, then a scroll bar or a pixel less, would flip back and forth).
  */
-export function fitColumn({ side, figure, large, crowd }) {
+export const RETRY_PX = 48;
+
+/** What takes the focus, in a panel that loses its tab (the first of these in it). */
+const FOCUSABLE = "button, input, select, textarea, [href], [tabindex]:not([tabindex='-1'])";
+
+/**
+ * Run `move`, which places the column's parts again (tabs made or dropped), and keep the keyboard focus sane: an
+ * element that had it and is still shown gets it back (moving a node takes its focus away); a tab that is gone
+ * hands it to what it showed (the readout, or the first focusable part of its panel, else the readout); a tab made
+ * again (same name) takes it back; a focused part now under a tab that is not shown gets its tab shown.
+ * @param {HTMLElement} root the player's root element (`.perceptron-browserplayer`)
+ * @param {() => void} move
+ */
+export function keepingFocus(root, move) {
+  const doc = root.ownerDocument;
+  const had = doc.activeElement;
+  if (!had || !root.contains(had)) {
+    move();
+    return;
+  }
+  const tabName = had.getAttribute("role") === "tab" ? had.textContent : null;
+  const shown = tabName === null ? null : doc.getElementById(had.getAttribute("aria-controls"));
+  const target = shown?.getAttribute("role") === "tabpanel" ? shown.firstElementChild : shown;
+  move();
+  if (doc.activeElement === had) return;
+  const readout = root.querySelector(".pp-readout");
+  const tab = [...root.querySelectorAll("[role='tab']")].find((t) => tabName !== null && t.textContent === tabName);
+  const holder = had.isConnected ? had.closest("[role='tabpanel']") : null;
+  if (holder?.hidden) doc.getElementById(holder.getAttribute("aria-labelledby"))?.click();
+  const inTarget = target?.matches(FOCUSABLE) ? target : target?.querySelector(FOCUSABLE);
+  const back = tab ?? (had.isConnected ? had : (inTarget ?? readout));
+  back?.focus({ preventScroll: true });
+}
+
+/**
+ * Keep the lecture column beside the picture down to the picture's bottom (or `LECTURE_SIDE_PX` under its top where
+ * the picture is shorter, a wide view): the readout scrolls inside it (a focusable, named region). The panels' places follow the
+ * widget's width: when the column's parts leave the readout less than its least height (its `min-height`: the column
+ * runs below the picture) and panels stand in it, `crowd(true)` puts them under tabs (`panelPlaces` with
+ * `crowded`); once the widget's width is `RETRY_PX` away from what it was then (a wider window, the file browser
+ * closed, the page zoomed out; or narrower: a narrower column draws its chart smaller), `crowd(false)` tries them
+ * beside the picture again, and they go back under their
+ * tabs at once (before the page is painted) if they still do not fit. The focus is kept (`keepingFocus`).
+ * @param {{side: HTMLElement, figure: HTMLElement, box: HTMLElement, large: boolean, crowd: (on: boolean) => boolean}}
+ *   parts `box`: the widget's own element, whose width is followed; `crowd(on)` returns whether anything moved
+ * @returns {() => void} the fit, to call when the figure's or the widget's size changes (a ResizeObserver's callback)
+ */
+export function fitColumn({ side, figure, box, large, crowd }) {
   let crowded = false;
+  let crowdedAt = 0; // the widget's width when the panels last went under tabs
+  // the column ends where the picture does, or LECTURE_SIDE_PX under the picture's top, whichever is lower: from the
+  // column's own top, which is lower than the picture's under a run switch's choice or a controlled player's settings
+  // (there `switch.js` fitBeside holds it to the same bottom); measured on the page, in the page's CSS px (`k`: a
+  // scaled deck's slide)
+  const hold = () => {
+    const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
+    const k = figure.offsetHeight > 0 ? f.height / figure.offsetHeight : 1;
+    const beside = s.left >= f.right - 1;
+    const bottom = Math.max(f.bottom, f.top + LECTURE_SIDE_PX * k);
+    side.style.maxHeight = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
+    return beside;
+  };
+  const overflows = () => side.scrollHeight > side.clientHeight + 1;
   const fit = () => {
-    const beside = side.offsetTop < figure.offsetTop + figure.offsetHeight / 2;
-    side.style.maxHeight = large && beside ? `${Math.max(figure.offsetHeight, LECTURE_SIDE_PX)}px` : "";
-    if (!large || !beside || crowded || side.scrollHeight <= side.clientHeight + 1) return;
-    crowded = crowd();
+    if (!hold() || !large) return;
+    const width = box.clientWidth;
+    const root = side.closest(".perceptron-browserplayer") ?? box;
+    if (!crowded && overflows()) {
+      keepingFocus(root, () => {
+        crowded = crowd(true);
+        crowdedAt = width;
+        hold();
+      });
+    } else if (crowded && Math.abs(width - crowdedAt) >= RETRY_PX) {
+      keepingFocus(root, () => {
+        crowd(false);
+        crowded = hold() && overflows() && crowd(true);
+        crowdedAt = width;
+        hold();
+      });
+    }
   };
   return fit;
 }
