@@ -562,7 +562,7 @@ def test_the_keyboard_alone_places_and_removes_points_and_never_traps(page):
     assert s1["cursor"] == 1  # the cursor stays over the new picture
     page.keyboard.press("Delete")
     s2 = _is_the_librarys_run(page, settings)
-    assert s2["X"] == s0["X"] and s2["message"].startswith("Removed point 10")
+    assert s2["X"] == s0["X"] and s2["message"].startswith("Removed point 10. ")  # the last: none renumbered
     page.keyboard.press("Escape")
     assert _shown(page)["cursor"] == 0
     page.keyboard.press("ArrowLeft")

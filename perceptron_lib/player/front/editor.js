@@ -25,6 +25,7 @@ import {
   loadPoints,
   loadPointsText,
   redoEdit,
+  removedWords,
   removePoint,
   startAgain,
   startEdits,
@@ -222,7 +223,11 @@ export function mountEditor(model, el) {
       (s) => addPoint(s, p, c, spanOf(view)),
       () => `Added point ${state.y.length - 1} at ${where(state.X[state.y.length - 1])}, class ${c > 0 ? "+1" : "−1"}.`,
     );
-  const remove = (i) => edit((s) => removePoint(s, i), `Removed point ${i}; points after it are numbered one less.`);
+  const remove = (i) =>
+    edit(
+      (s) => removePoint(s, i),
+      () => removedWords(i, state.y.length),
+    );
 
   // ---------------------------------------------------------------- the handle the gestures and keys act through
   const ed = {

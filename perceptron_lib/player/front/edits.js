@@ -192,6 +192,17 @@ export function removePoint(state, i) {
 }
 
 /**
+ * What the editor says after point i was removed, `n` points left: the renumbering only where there are points
+ * after it (the last point's removal said "points after it are numbered one less" of none).
+ * @param {number} i
+ * @param {number} n
+ * @returns {string}
+ */
+export function removedWords(i, n) {
+  return i < n ? `Removed point ${i}; points after it are numbered one less.` : `Removed point ${i}.`;
+}
+
+/**
  * Remove every point.
  * @param {object} state
  */
