@@ -1,7 +1,8 @@
-"""The library's run as a `BrowserEditor` sends it after an edit: the run itself, not its words.
+"""The library's run as a `BrowserEditor` sends it: the run itself, not its words.
 
 A `BrowserEditor` whose words and panels all have a port in the browser (``front/words.js``, and a ``browser()``
-recipe for each panel) sends, after each edit, the library's run and the library's summary numbers only; the
+recipe for each panel) sends, first and after each edit, the library's run and the library's summary numbers only
+(the first is the one a page with no kernel, the site and the decks embed); the
 browser builds the spec it draws from them by the code path that builds the spec of a run it fitted itself
 (``front/runspec.js`` `libraryRunSpec`, then `editorRunSpec`). What is drawn is the library's states and numbers,
 worded and computed by the browser's tested ports of `readout.state_lines`, `alt_text`, `own_data.summary_lines`
