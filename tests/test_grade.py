@@ -10,6 +10,7 @@ process, so the run costs about one kernel start per student (about 1 min on a b
 import copy
 import csv
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -73,9 +74,14 @@ def graded(tmp_path_factory, listener):
     _write(subs / "broken" / "01_loss_geometry.ipynb",
            _short_lesson(RIGHT, before={"1.1": reach, "1.2": "import time\nwhile True:\n    time.sleep(0.05)"}))
     _write(subs / "deleted" / "01_loss_geometry.ipynb", _short_lesson(RIGHT, drop={"1.2"}))
+    # a right answer to every exercise, and a first cell that raises: every later cell fails for want of its names
+    first = _short_lesson(RIGHT)
+    first["cells"][0] = {**first["cells"][0], "source": "undefined_name + 1\n" + "".join(first["cells"][0]["source"])}
+    _write(subs / "firstraise" / "01_loss_geometry.ipynb", first)
     # bad input beside a good lesson: not a notebook, and a notebook of another course
     _write(subs / "mixed" / "01_loss_geometry.ipynb", _short_lesson(RIGHT))
     (subs / "mixed" / "essay.txt").write_text("my answers are in my head", encoding="utf-8")
+    _write(subs / "mixed" / "00_start_here.ipynb", json.loads((ROOT / "notebooks" / "00_start_here.ipynb").read_text()))
     _write(subs / "mixed" / "stats_hw.ipynb", {"cells": [{"cell_type": "code", "source": "1 + 1", "metadata": {},
                                                           "outputs": [], "execution_count": None}],
                                                 "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
@@ -96,7 +102,7 @@ def test_gradebook_one_row_per_student_one_column_per_exercise(graded):
     rows, from_csv, _, _ = graded
     assert list(from_csv[0]) == ["student", "1.1", "1.2", "1.3", "total"]
     assert [r["student"] for r in from_csv] == sorted(rows) == sorted(
-        ["sol", "plain", "onewrong", "broken", "deleted", "mixed"])
+        ["sol", "plain", "onewrong", "broken", "deleted", "firstraise", "mixed"])
     assert all(int(r["total"]) == sum(int(r[e]) for e in RIGHT) for r in from_csv)
 
 
@@ -105,6 +111,7 @@ def test_solutions_full_marks_plain_lesson_zero(graded):
     assert rows["sol"]["total"] == 3 and not _why(notes, "sol", "1.1")
     assert rows["plain"]["total"] == 0
     assert all("not attempted" in _why(notes, "plain", e) for e in RIGHT)
+    assert not any("not attempted: not attempted" in _why(notes, "plain", e) for e in RIGHT), "said once"
 
 
 def test_one_wrong_answer_loses_exactly_that_exercise(graded):
@@ -120,6 +127,17 @@ def test_raises_loops_and_network_score_zero_and_the_run_goes_on(graded):
     assert f"{CELL_TIMEOUT} s limit" in _why(notes, "broken", "1.2")
 
 
+def test_the_first_error_is_named_first_not_the_later_cells_it_broke(graded):
+    """The first cell raised (NameError on `undefined_name`); the checks' cells then fail on names it never made.
+    Each lost exercise's note starts with the first error, its cell placed as JupyterLab shows it (from 1)."""
+    rows, _, notes, _ = graded
+    assert rows["firstraise"]["total"] == 0
+    for ex in RIGHT:
+        why = _why(notes, "firstraise", ex)
+        assert why.startswith("FIRST ERROR: cell 1 ('undefined_name + 1') raised NameError"), why
+        assert "undefined_name" in why.split("; then")[0] and "its check, cell " in why, why
+
+
 def test_deleted_check_cell_scores_zero_and_says_so(graded):
     rows, _, notes, _ = graded
     assert (rows["deleted"]["1.1"], rows["deleted"]["1.2"], rows["deleted"]["1.3"]) == (1, 0, 1)
@@ -132,6 +150,9 @@ def test_bad_files_are_reported_and_cost_nothing(graded):
     assert "not a notebook" in " ".join(n["why"] for n in notes if n["file"] == "essay.txt")
     assert "no lesson of this course" in " ".join(n["why"] for n in notes if n["file"] == "stats_hw.ipynb")
     assert any("essay.txt" in m for m in messages)
+    # lesson 00 is the course's own map (no exercise): neither graded nor reported as a stranger
+    assert not [n for n in notes if n["file"] == "00_start_here.ipynb"]
+    assert not [m for m in messages if "00_start_here" in m]
 
 
 def test_empty_folder_and_missing_folder_say_what_to_do(tmp_path):
@@ -141,6 +162,81 @@ def test_empty_folder_and_missing_folder_say_what_to_do(tmp_path):
                               cwd=ROOT, capture_output=True, text=True)
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert not (tmp_path / "g.csv").exists()
+
+
+def _fake_runs(monkeypatch, then=None) -> list:
+    """Grading with no kernel: every exercise of a handed-in lesson scores 1 (`then(sub)` runs after each)."""
+    ran = []
+
+    def run_one(sub, exercises, **_kwargs):
+        ran.append(sub.path.name)
+        sub.scores.update({e.id: 1 for e in exercises})
+        if then:
+            then(sub)
+
+    monkeypatch.setattr(grade, "run_one", run_one)
+    return ran
+
+
+def test_the_out_folder_is_made_before_grading_and_a_bad_out_is_refused_at_once(tmp_path, monkeypatch):
+    """`--out DIR/gradebook.csv` with no DIR yet: DIR is made first (not a crash after hours of grading); an --out
+    that cannot be written is refused before any notebook runs, naming --out; and a folder that goes away while
+    grading still leaves the gradebook somewhere, named in the message."""
+    _write(tmp_path / "subs" / "sol" / "01_loss_geometry.ipynb", json.loads(SOLUTIONS.read_text(encoding="utf-8")))
+    ran = _fake_runs(monkeypatch)
+    out = tmp_path / "new" / "deeper" / "gradebook.csv"
+    rows = grade.grade(tmp_path / "subs", out, log=lambda _m: None)
+    assert rows[0]["total"] == 3 and out.is_file() and (out.parent / "gradebook-notes.csv").is_file()
+    (tmp_path / "afile").write_text("not a folder", encoding="utf-8")
+    ran.clear()
+    with pytest.raises(grade.GradeError, match=r"--out .*afile/gradebook.csv: its folder .* cannot be made"):
+        grade.grade(tmp_path / "subs", tmp_path / "afile" / "gradebook.csv", log=lambda _m: None)
+    with pytest.raises(grade.GradeError, match="--out .* is a folder: give a file name"):
+        grade.grade(tmp_path / "subs", tmp_path / "new", log=lambda _m: None)
+    assert ran == [], "refused before grading"
+    done = subprocess.run([sys.executable, "-m", "tools.grade", str(tmp_path / "subs"), "--out",
+                           str(tmp_path / "afile" / "gradebook.csv")], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 2 and "--out" in done.stderr and "grading" not in done.stdout, (done.stdout, done.stderr)
+
+    def vanish(_sub):  # the out folder is removed while grading, and a file takes its place
+        shutil.rmtree(tmp_path / "gone")
+        (tmp_path / "gone").write_text("in the way", encoding="utf-8")
+
+    _fake_runs(monkeypatch, vanish)
+    with pytest.raises(grade.GradeError, match="saved in") as err:
+        grade.grade(tmp_path / "subs", tmp_path / "gone" / "gradebook.csv", log=lambda _m: None)
+    kept = Path(str(err.value).split("saved in ")[1].split(":")[0])
+    assert next(csv.DictReader((kept / "gradebook.csv").open(encoding="utf-8")))["total"] == "3"
+
+
+def test_a_lesson_not_handed_in_says_so_and_canvas_names_make_one_row_per_user(tmp_path, monkeypatch):
+    """Canvas's download: NAME_USERID_SUBMISSIONID_FILE. Carol's two lessons come from two assignments (two
+    submission ids): one row, her Canvas user id in column ID (what Canvas's import matches on). Dave's file
+    carries one number, no Canvas name: his row is dave_789. A lesson a student did not hand in scores 0, and the
+    notes say "not handed in" for each of its exercises (a wrong answer says what was wrong)."""
+    lessons = {n: json.loads((ROOT / "notebooks" / n).read_text(encoding="utf-8"))
+               for n in ("03_hyperplane_updates.ipynb", "05_kernel_lifting.ipynb")}  # fmt: skip
+    subs = tmp_path / "subs"
+    _write(subs / "carol_123_456_05_kernel_lifting.ipynb", lessons["05_kernel_lifting.ipynb"])
+    _write(subs / "carol_LATE_123_789_03_hyperplane_updates-1.ipynb", lessons["03_hyperplane_updates.ipynb"])
+    _write(subs / "dave_789_03_hyperplane_updates.ipynb", lessons["03_hyperplane_updates.ipynb"])
+    start_here = json.loads((ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8"))
+    _write(subs / "erin_55_66_00_start_here.ipynb", start_here)
+    _fake_runs(monkeypatch)
+    messages = []
+    rows = grade.grade(subs, tmp_path / "g.csv", log=messages.append)
+    table = list(csv.DictReader((tmp_path / "g.csv").open(encoding="utf-8")))
+    assert list(table[0])[:2] == ["student", "ID"] and list(table[0])[-1] == "total"
+    assert [(r["student"], r["ID"], r["total"]) for r in table] == [("carol", "123", "8"), ("dave_789", "", "4"),
+                                                                     ("erin", "55", "0")], table  # fmt: skip
+    assert len(rows) == 3
+    notes = list(csv.DictReader((tmp_path / "g-notes.csv").open(encoding="utf-8")))
+    dave = {n["exercise"]: n["why"] for n in notes if n["student"] == "dave_789"}
+    assert sorted(dave) == ["5.1", "5.2", "5.3", "5.4"] and all(w.startswith("not handed in") for w in dave.values())
+    erin = {n["exercise"]: (n["ID"], n["why"]) for n in notes if n["student"] == "erin"}
+    assert len(erin) == 8 and {i for i, _ in erin.values()} == {"55"}
+    assert not [n for n in notes if n["student"] == "carol"], "carol handed in both"
+    assert not [m for m in messages if "00_start_here" in m and "no lesson" in m]
 
 
 def test_identify_by_checks_not_by_name(tmp_path):

@@ -9,7 +9,10 @@ students' version is the lessons, and the solutions stay out of it (notebooks/so
 
 ``SUBMISSIONS_DIR`` holds one folder per student (its name is the student's row) with their lessons
 under their own names (``01_loss_geometry.ipynb``; a hub's collected ``my-course/`` copies are such
-folders), or files ``STUDENT_01_loss_geometry.ipynb`` side by side, as an LMS download names them.
+folders), or files ``STUDENT_01_loss_geometry.ipynb`` side by side. Canvas's "Download Submissions"
+names each file ``NAME_USERID_SUBMISSIONID_FILE`` (``NAME_LATE_...`` when late, ``FILE-1.ipynb`` for a
+resubmission): the row is then the Canvas user, with NAME in the ``student`` column and USERID in an
+``ID`` column, the column Canvas's gradebook import matches a student by.
 
 Each notebook runs in its own process (`tools.grade_run`), in a fresh kernel, with a time limit per
 cell (``--cell-timeout``, the cell is interrupted and the run goes on) and per notebook
@@ -17,8 +20,15 @@ cell (``--cell-timeout``, the cell is interrupted and the run goes on) and per n
 namespace with no interface) when that works here, which needs root; always with the kernel's
 sockets refused and proxies pointing nowhere. An exercise scores 1 when its check cell's verdict,
 made while the notebook ran, is "correct", else 0, and the reason is written to ``--notes``
-(default: beside the gradebook, ``NAME-notes.csv``) and printed. A file that is not a notebook, or
-a notebook of no lesson of this course, is reported and skipped; it costs the student nothing else.
+(default: beside the gradebook, ``NAME-notes.csv``) and printed. A lesson a student did not hand in
+scores 0 too, and its notes say "not handed in". When a cell raised before an exercise's check, the
+notes name that first error first (the cells after it often fail only because of it). A file that is
+not a notebook, or a notebook of no lesson of this course, is reported and skipped; it costs the student
+nothing else. The course's lessons without exercises (00) are not graded and not reported.
+
+The folder of ``--out`` (and ``--notes``) is made at the start, before any notebook runs, and a path
+that cannot be written is refused then; should writing still fail at the end, both files are written
+to a new temporary folder instead and the message names it, so a class's grading is never lost.
 """
 
 from __future__ import annotations
@@ -28,18 +38,28 @@ import contextlib
 import csv
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from perceptron_lib.exercises.progress import LESSON_NAME, Exercise, check_calls, exercises_of
+from perceptron_lib.exercises.progress import Exercise, check_calls
+from tools.grade_submissions import (  # noqa: F401 (the grader's names, as before)
+    GradeError,
+    Submission,
+    collect,
+    course_exercises,
+    course_lessons,
+    identify,
+    not_handed_in,
+    student_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -52,79 +72,6 @@ NO_NETWORK_ENV = {"http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127
 EDITOR_NOTE = (" [The check read a point editor. Points placed with clicks are not saved in a notebook: in this run "
                "from the top the editor held only the points the notebook's code gives it. Hand the points to the "
                "check in code: press Copy points and write check(([[x1, x2], ...], [1, -1, ...])).]")
-
-
-class GradeError(Exception):
-    """Bad input for the grader as a whole (no submissions, no such folder): the message says what to do."""
-
-
-@dataclass
-class Submission:
-    """One file handed in: whose, which lesson (None: not one of ours) and why not, when it is not."""
-
-    student: str
-    path: Path
-    lesson: str | None = None
-    problem: str = ""
-    scores: dict = field(default_factory=dict)
-    notes: dict = field(default_factory=dict)
-
-
-def course_exercises(notebooks: Path = NOTEBOOKS) -> dict[str, list[Exercise]]:
-    """The course's lessons (file name -> its exercises, in order), read from the course's own lessons."""
-    lessons = sorted(p for p in Path(notebooks).glob("*.ipynb") if LESSON_NAME.match(p.name))
-    found = {p.name: exercises_of(json.loads(p.read_text(encoding="utf-8")), p.name) for p in lessons}
-    return {name: exs for name, exs in found.items() if exs}
-
-
-def identify(path: Path, course: dict[str, list[Exercise]]) -> tuple[str | None, str]:
-    """Which lesson a file is, by the exercise checks its cells call; (None, why) when it is none."""
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-        cells = nb["cells"]
-        sources = ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code"]
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
-        return None, "not a notebook (not JSON with cells); skipped: ask the student for the .ipynb file"
-    calls = {call for src in sources for call in check_calls(src)}
-    hits = {name: sum((e.module, e.check) in calls for e in exs) for name, exs in course.items()}
-    best = max(hits, key=hits.get, default=None)
-    if best is not None and hits[best]:
-        return best, ""
-    named = [name for name in course if path.name.endswith(name)]
-    if named:
-        return None, (f"named like lesson {named[0]} but calls none of its exercise checks (a notebook of another "
-                      "course?); skipped")
-    return None, ("a notebook of no lesson of this course (it calls no exercise check of ours); skipped")
-
-
-def collect(folder: Path, course: dict[str, list[Exercise]]) -> list[Submission]:
-    """Every file handed in, with its student and lesson; raises GradeError when there is nothing."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise GradeError(f"SUBMISSIONS must be a folder of submissions; {folder} is not one.")
-    found = []
-    for entry in sorted(folder.iterdir()):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            files = sorted(p for p in entry.rglob("*") if p.is_file() and ".ipynb_checkpoints" not in p.parts
-                           and not any(part.startswith(".") for part in p.relative_to(entry).parts))
-            # a student's copy keeps reset or merged versions beside a lesson: only the lesson counts
-            files = [p for p in files if not re.search(r"(-\d{4}-\d\d-\d\dT|__\d|-course-)", p.name)]
-            found += [Submission(entry.name, p) for p in files]
-            if not files:
-                found.append(Submission(entry.name, entry, problem="a folder with no files; the student scores 0"))
-        else:
-            names = [n for n in course if entry.name.endswith("_" + n)]
-            student = entry.name[: -len(names[0]) - 1] if names else entry.stem
-            found.append(Submission(student, entry))
-    if not found:
-        raise GradeError(f"{folder} is empty: put one folder per student in it (their lessons inside), "
-                         "or files named STUDENT_01_loss_geometry.ipynb.")
-    for sub in found:
-        if not sub.problem:
-            sub.lesson, sub.problem = identify(sub.path, course)
-    return found
 
 
 def network_off_command() -> list[str]:
@@ -220,10 +167,25 @@ def run_one(sub: Submission, exercises: list[Exercise], *, cell_timeout: float, 
     score_lesson(sub, exercises, report, failed)
 
 
+def cell_name(index: int, code: list[str]) -> str:
+    """A cell as an instructor finds it in JupyterLab: its place (from 1, text cells counted) and first line."""
+    first = next((line.strip() for line in code[index].splitlines() if line.strip()), "")
+    return f"cell {index + 1} ({first[:60] + ('...' if len(first) > 60 else '')!r})" if first else f"cell {index + 1}"
+
+
+def verdict_note(status: str, message: str) -> str:
+    """``status: message``, the status said once ("not attempted yet. Replace ...", not "not attempted: not ...")."""
+    return message if message.startswith(status) else f"{status}: {message}"
+
+
 def score_lesson(sub: Submission, exercises: list[Exercise], report: dict | None, failed: str = "") -> None:
-    """Each exercise's score (1 correct, else 0) and the reason, from one run's report."""
+    """Each exercise's score (1 correct, else 0) and the reason, from one run's report.
+
+    When a check cell raised or gave no verdict after an earlier cell had raised, the note names that first
+    error first: later cells most often fail only for what it did not define."""
     nb = json.loads(sub.path.read_text(encoding="utf-8"))
     code = ["".join(c.get("source", "")) if c.get("cell_type") == "code" else "" for c in nb["cells"]]
+    first = min(report["cells"], key=lambda c: c["cell"], default=None) if report else None
     for ex in exercises:
         cells = [i for i, src in enumerate(code) if (ex.module, ex.check) in check_calls(src)]
         sub.scores[ex.id] = 0
@@ -238,22 +200,54 @@ def score_lesson(sub: Submission, exercises: list[Exercise], report: dict | None
             last = mine[-1]
             sub.scores[ex.id] = int(last["status"] == "correct")
             if last["status"] != "correct":
-                sub.notes[ex.id] = f"{last['status']}: {last['message']}" + (EDITOR_NOTE if last.get("editor") else "")
+                sub.notes[ex.id] = (verdict_note(last["status"], last["message"])
+                                    + (EDITOR_NOTE if last.get("editor") else ""))  # fmt: skip
             continue
         why = [c["why"] for c in report["cells"] if c["cell"] in cells]
-        sub.notes[ex.id] = f"cell {cells[-1]} " + (why[-1] if why else "gave no verdict")
+        note = f"its check, {cell_name(cells[-1], code)}, " + (why[-1] if why else "gave no verdict")
+        if first is not None and first["cell"] < cells[-1]:
+            note = (f"FIRST ERROR: {cell_name(first['cell'], code)} {first['why']} (the cells after it may fail "
+                    f"only because of it); then {note}")  # fmt: skip
+        sub.notes[ex.id] = note
 
 
 def gradebook(subs: list[Submission], columns: list[str]) -> list[dict]:
-    """One row per student: each exercise's score and the total."""
+    """One row per student: each exercise's score and the total (0 for a lesson not handed in, as for a wrong
+    answer: `not_handed_in` gives the notes that tell the two apart). With LMS user ids, an ``ID`` column."""
+    ids = any(sub.lms_id for sub in subs)
     rows = {}
     for sub in subs:
-        row = rows.setdefault(sub.student, {"student": sub.student, **{c: 0 for c in columns}})
+        who = {"student": sub.student, **({"ID": sub.lms_id} if ids else {})}
+        row = rows.setdefault(sub.key, {**who, **{c: 0 for c in columns}})
         for ex, score in sub.scores.items():
             row[ex] = max(row[ex], score)
     for row in rows.values():
         row["total"] = sum(row[c] for c in columns)
-    return [rows[s] for s in sorted(rows)]
+    return sorted(rows.values(), key=lambda r: (r["student"], r.get("ID", "")))
+
+
+def writable(path: Path, option: str) -> Path:
+    """`path`, its folder made now (before hours of grading) and checked writable; GradeError naming `option`."""
+    path = Path(path)
+    if path.is_dir():
+        raise GradeError(f"{option} {path} is a folder: give a file name, e.g. {option} {path / 'gradebook.csv'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}-", suffix=".probe"):
+            pass
+    except OSError as exc:
+        raise GradeError(f"{option} {path}: its folder {path.parent} cannot be made or written to "
+                         f"({exc.strerror or exc}); choose another, e.g. {option} ./gradebook.csv") from None
+    return path
+
+
+def _write_tables(out: Path, notes: Path, header: list[str], rows: list[dict], note_rows: list[list]) -> None:
+    with out.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+    with notes.open("w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(note_rows)
 
 
 def grade(folder: Path, out: Path, *, notebooks: Path = NOTEBOOKS, notes: Path | None = None,
@@ -269,36 +263,41 @@ def grade(folder: Path, out: Path, *, notebooks: Path = NOTEBOOKS, notes: Path |
     if unknown:
         raise GradeError(f"no lesson {', '.join(unknown)} has exercises; choose among "
                          f"{', '.join(name[:2] for name in course)} (e.g. --lessons 01,02)")  # fmt: skip
-    subs = collect(folder, course)
+    subs = collect(folder, course, course_lessons(notebooks))
     wanted = sorted({s.lesson for s in subs if s.lesson}) if lessons is None else [
         n for n in course if n[:2] in set(lessons)]
     if not wanted:
         raise GradeError(f"no lesson of this course in {folder}: nothing to grade (see the messages above).")
+    out = writable(out, "--out")
+    notes = writable(notes if notes is not None else out.with_name(out.stem + "-notes.csv"), "--notes")
     prefix = network_off_command()
-    log(f"grading {sum(s.lesson in wanted for s in subs)} notebook(s) of {len({s.student for s in subs})} "
+    log(f"grading {sum(s.lesson in wanted for s in subs)} notebook(s) of {len({s.key for s in subs})} "
         f"student(s); network off by {'unshare -n and ' if prefix else ''}a socket guard in the kernel")
     todo = [s for s in subs if s.lesson in wanted]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda s: run_one(s, course[s.lesson], cell_timeout=cell_timeout, timeout=timeout,
                                         prefix=prefix, run_as=run_as(s.student) if run_as else None), todo))
     columns = [e.id for name in wanted for e in course[name]]
+    subs = [*subs, *not_handed_in(subs, wanted, course)]
     rows = gradebook(subs, columns)
-    out = Path(out)
-    with out.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=["student", *columns, "total"])
-        writer.writeheader()
-        writer.writerows(rows)
-    notes = Path(notes) if notes is not None else out.with_name(out.stem + "-notes.csv")
-    with notes.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["student", "file", "exercise", "score", "why"])
-        for sub in subs:
-            if sub.problem:
-                log(f"{sub.student}: {sub.path.name}: {sub.problem}")
-                writer.writerow([sub.student, sub.path.name, "", "", sub.problem])
-            for ex, why in sub.notes.items():
-                log(f"{sub.student}: {ex} scores 0: {why}")
-                writer.writerow([sub.student, sub.path.name, ex, 0, why])
+    ids = any(sub.lms_id for sub in subs)
+    note_rows = [["student", *(["ID"] if ids else []), "file", "exercise", "score", "why"]]
+    for sub in sorted(subs, key=lambda s: (s.student, s.lms_id, s.path.name)):
+        who = [sub.student, *([sub.lms_id] if ids else [])]
+        if sub.problem:
+            log(f"{sub.student}: {sub.path.name}: {sub.problem}")
+            note_rows.append([*who, sub.path.name, "", "", sub.problem])
+        for ex, why in sub.notes.items():
+            log(f"{sub.student}: {ex} scores 0: {why}")
+            note_rows.append([*who, sub.path.name, ex, 0, why])
+    header = [*rows[0]] if rows else ["student", *columns, "total"]
+    try:
+        _write_tables(out, notes, header, rows, note_rows)
+    except OSError as exc:  # the folder went away or filled up while grading: the work is kept all the same
+        keep = Path(tempfile.mkdtemp(prefix="gradebook-"))
+        _write_tables(keep / out.name, keep / notes.name, header, rows, note_rows)
+        raise GradeError(f"could not write {out} or {notes} ({exc}); the gradebook and its notes are saved in "
+                         f"{keep}: copy them from there") from None
     log(f"wrote {out} ({len(rows)} students, {len(columns)} exercises) and {notes}")
     return rows
 

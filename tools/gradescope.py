@@ -63,7 +63,7 @@ def grade_upload(upload: Path, out: Path, *, lessons=None, cell_timeout: float =
         book = Path(tmp) / "gradebook.csv"
         try:
             rows = grader.grade(folder, book, lessons=lessons, cell_timeout=cell_timeout, timeout=timeout, log=log)
-            columns = [c for c in rows[0] if c not in ("student", "total")]
+            columns = [c for c in rows[0] if c not in ("student", "ID", "total")]
             notes = list(csv.DictReader(book.with_name("gradebook-notes.csv").open(encoding="utf-8")))
             found = results(columns, rows[0], notes, seconds=time.monotonic() - t0)
         except grader.GradeError as exc:  # nothing of the course in the upload: every exercise at 0, and why
