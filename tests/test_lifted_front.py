@@ -284,6 +284,15 @@ def test_each_way_to_turn_keeps_the_points_on_the_projection(page):
     check(-90, -67)
     assert page.evaluate(sliders) == [["-67", "turn (azimuth)−67°", "azimuth −67°"],
                                       ["-90", "tilt (elevation)−90°", "elevation −90°"]]
+    # a page's shortcuts (JupyterLab's command mode, listening on the document) never get a slider's own keys: they
+    # took ArrowRight to the next cell, the slider unmoved
+    page.evaluate("""() => { window.__pageKeys = [];
+      document.addEventListener('keydown', (e) => window.__pageKeys.push(e.key)); }""")
+    page.focus("main input[type=range] >> nth=0")
+    for key in ("ArrowRight", "PageUp", "End", "Control"):
+        page.keyboard.press(key)
+    assert page.evaluate("() => window.__pageKeys") == ["Control"]  # a modifier's key goes on (Ctrl+S saves)
+    assert page.evaluate("() => window.panel.view().azim") == -180  # End: 180°, the same turn as −180°
     # a drag's fraction of a degree: the thumb and the words round it alike
     page.evaluate("() => window.panel.turn(23.6, -57.4)")
     assert page.evaluate(sliders) == [["-57", "turn (azimuth)−57°", "azimuth −57°"],

@@ -374,6 +374,9 @@ function wireTurns(picture, { azimuth, elevation }, state, turn) {
     turn(state.elev + move[0], state.azim + move[1]);
   });
   keepPlainKeys(picture);
+  // the sliders' own keys (arrows, Page Up/Down, Home, End) too: JupyterLab's command mode took ArrowRight on a
+  // focused slider to the next cell (the slider never moved, the focus left the view)
+  for (const slider of [azimuth, elevation]) keepPlainKeys(slider.input);
   let drag = null;
   picture.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
