@@ -352,6 +352,26 @@ def test_no_sys_path_edits_in_tools_tests_or_benchmarks():
     assert not offenders, offenders
 
 
+def test_readme_says_the_sizes_and_drawing_boards_that_ship():
+    """README's lecture sizes are the lecture preset's (LECTURE_TEXT_PX for buttons and settings; a readout is 0.8 of
+    the legend's size in px, player.js), its list of drawing boards is the lessons' BrowserEditors, and it keeps
+    no deck's slide count (they follow the lessons)."""
+    from perceptron_lib.draw.style import LECTURE
+    from perceptron_lib.player.picture import LECTURE_TEXT_PX
+
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    readout = round(max(14, LECTURE.legend_size * 4 / 3 * 0.8))
+    assert f"buttons at {LECTURE_TEXT_PX} px and readouts at {readout} px" in readme
+    assert f"buttons and settings at {LECTURE_TEXT_PX} px, their readouts at {readout} px" in readme
+    assert "20-22 px" not in readme
+    editors = {p.name[:2] for p in LESSONS if "BrowserEditor(" in p.read_text(encoding="utf-8")}
+    said = re.search(r"the section \"Your own data\" of lessons ([0-9, and]+),", readme)
+    assert said and set(re.findall(r"\d\d", said.group(1))) == editors - {"00"}, (said, editors)
+    assert "the second player of lesson 00" in readme and "Lesson 03's main player is not one" in readme
+    assert "main players of lessons 03" not in readme
+    assert not re.search(r"\| \d+, [\d.]+ / [\d.]+ \|", readme), "a deck's slide count in README's table"
+
+
 def test_makefile_has_the_instructor_targets():
     makefile = (REPO / "Makefile").read_text()
     for target in ("slides", "app", "site"):
