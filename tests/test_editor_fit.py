@@ -13,9 +13,10 @@ preset with each of its folded parts open (the player's key help opens over the 
 
 `test_every_widget_fits_the_lecture_view_whole` measures every browser widget of lessons 00-06 (each player, run
 switch, controlled player and editor, from its top: a run switch's choice, a controlled player's settings) whole in
-the lecture preset at 1280x720 in the same way, under each of its column's tabs;
-`test_every_widget_fits_the_lecture_app_whole` does so for lesson 03 in the app (``COURSE_STYLE=lecture make app``,
-a 1280x720 window).
+the lecture preset at 1280x720 in the same way, under each of its column's tabs and with each folded part open;
+`test_every_widget_fits_the_lecture_app_whole` does so for every lesson in the app (``COURSE_STYLE=lecture make
+app``, a 1280x720 window), one Voila server serving them all (about 90 s for the seven lessons, most of it Voila
+running each lesson's cells).
 
 `tests/browser_fit.py` measures every player's picture, Step button and readout headline; this test measures the
 widgets' every part, which that one does not (an editor's edit row sits above its player). A screenshot of each
@@ -123,6 +124,44 @@ JS_EVERY = """() => [...document.querySelectorAll('.jp-Notebook :is(.perceptron-
 TOO_TALL_LECTURE: set[str] = set()
 
 
+def _measure_widgets(page, widgets_js: str, *, preset: str, label: str, shot: str) -> tuple[list[str], list[str]]:
+    """Measure every widget `widgets_js` finds on `page`, whole (`measure_whole`), under each tab of its column and,
+    in the lecture preset, with each of its folded parts open in turn (the player's key help opens over the picture;
+    an editor's keys and points as text in the column beside it). Returns (what does not fit, what was measured);
+    screenshots ``<shot>-<i>[-tab<t>].png``."""
+    widgets = page.evaluate_handle(widgets_js)
+    n = page.evaluate("(ws) => ws.length", widgets)
+    assert n, f"{label}: no widget"
+    problems, shown = [], []
+    ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        handle = page.evaluate_handle("([ws, i]) => ws[i]", [widgets, i]).as_element()
+        m = measure_whole(page, handle)
+        where = f"{label} {m['kind']} {i}"
+        shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px, "
+                     f"plot {max(m['plot']):.0f} px")
+        problems += misfits(m, preset=preset, where=where)
+        page.screenshot(path=str(ed.ARTIFACTS / f"{shot}-{i}.png"))
+        # the lecture column's tab picker (a tall panel, an editor's chart): each tab, whole, fits too
+        tabs = handle.query_selector_all(":scope .pp-tabs [role=tab]")
+        for t, tab in enumerate(tabs):
+            tab.click()
+            m = measure_whole(page, handle)
+            shown.append(f"tab {tab.text_content()!r}: {m['bottom'] - m['top']:.0f} px")
+            problems += misfits(m, preset=preset, where=f"{where}, tab {tab.text_content()!r}")
+            if t:
+                page.screenshot(path=str(ed.ARTIFACTS / f"{shot}-{i}-tab{t}.png"))
+        if tabs:
+            tabs[0].click()
+        for fold in handle.query_selector_all(":scope details > summary") if preset == "lecture" else []:
+            fold.click()
+            m = measure_whole(page, handle)
+            shown.append(f"{fold.text_content()!r} open: {m['bottom'] - m['top']:.0f} px")
+            problems += misfits(m, preset=preset, where=f"{where}, {fold.text_content()!r} open")
+            fold.click()
+    return problems, shown
+
+
 def _measure_lesson(request, lesson: str, preset: str, widgets_js: str, name: str) -> None:
     """Run `lesson` in `preset`, measure every widget `widgets_js` finds whole (under each of its column's tabs),
     and fail with what does not fit; screenshots ``<name>-<lesson>-<preset>-<i>[-tab<t>].png``."""
@@ -139,38 +178,8 @@ def _measure_lesson(request, lesson: str, preset: str, widgets_js: str, name: st
         page.wait_for_function(f"() => {{ const ws = ({widgets_js})(); return ws.length > 0 "
                                "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }")
         fit.set_view(page, VIEW_OF[preset])
-        widgets = page.evaluate_handle(widgets_js)
-        n = page.evaluate("(ws) => ws.length", widgets)
-        assert n, f"{nb}: no widget"
-        problems, shown = [], []
-        ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for i in range(n):
-            handle = page.evaluate_handle("([ws, i]) => ws[i]", [widgets, i]).as_element()
-            m = measure_whole(page, handle)
-            where = f"{nb} [{preset}, {VIEW_OF[preset]}] {m['kind']} {i}"
-            shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px, "
-                         f"plot {max(m['plot']):.0f} px")
-            problems += misfits(m, preset=preset, where=where)
-            page.screenshot(path=str(ed.ARTIFACTS / f"{name}-{lesson[:2]}-{preset}-{i}.png"))
-            # the lecture column's tab picker (a tall panel, an editor's chart): each tab, whole, fits too
-            tabs = handle.query_selector_all(":scope .pp-tabs [role=tab]")
-            for t, tab in enumerate(tabs):
-                tab.click()
-                m = measure_whole(page, handle)
-                shown.append(f"tab {tab.text_content()!r}: {m['bottom'] - m['top']:.0f} px")
-                problems += misfits(m, preset=preset, where=f"{where}, tab {tab.text_content()!r}")
-                if t:
-                    page.screenshot(path=str(ed.ARTIFACTS / f"{name}-{lesson[:2]}-{preset}-{i}-tab{t}.png"))
-            if tabs:
-                tabs[0].click()
-            # lecture: each folded part open, one at a time (the player's key help opens over the picture; an
-            # editor's keys and points as text in the column beside it)
-            for fold in handle.query_selector_all(":scope details > summary") if preset == "lecture" else []:
-                fold.click()
-                m = measure_whole(page, handle)
-                shown.append(f"{fold.text_content()!r} open: {m['bottom'] - m['top']:.0f} px")
-                problems += misfits(m, preset=preset, where=f"{where}, {fold.text_content()!r} open")
-                fold.click()
+        problems, shown = _measure_widgets(page, widgets_js, preset=preset, shot=f"{name}-{lesson[:2]}-{preset}",
+                                           label=f"{nb} [{preset}, {VIEW_OF[preset]}]")
         print(f"{nb} [{preset}]: " + "; ".join(shown))
         assert not problems, "\n".join(problems)
         assert not errors, errors
@@ -193,39 +202,42 @@ def test_every_widget_fits_the_lecture_view_whole(lesson, request):
     _measure_lesson(request, lesson, "lecture", JS_EVERY, "whole")
 
 
-def test_every_widget_fits_the_lecture_app_whole(request):
-    """Lesson 03 (a controlled player, two players, an editor) in the app as ``COURSE_STYLE=lecture make app NB=03``
-    serves it (Voila, the ``course_app_lecture`` template) in a 1280x720 window: every widget, whole, in the window."""
-    chromium = request.getfixturevalue("chromium")
-    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter"), "JUPYTER_CONFIG_PATH": str(REPO / "tools" / "jupyter"
-                                                                                      / "config"),
-           "COURSE_STYLE": "lecture"}
-    lesson = "03_hyperplane_updates"
+#: The widgets of each lesson in the app (as in the notebook: its players, switches, controlled players and editors).
+APP_WIDGETS = {"00_start_here": 2, "01_loss_geometry": 1, "02_subgradients": 2, "03_hyperplane_updates": 4,
+               "04_margin_bound": 3, "05_kernel_lifting": 3, "06_beyond_separable": 3}
+
+
+@pytest.fixture(scope="module")
+def lecture_app():
+    """One app server for every lesson: Voila as ``COURSE_STYLE=lecture make app`` starts it (the
+    ``course_app_lecture`` template, the course's Voila configuration), serving notebooks/."""
+    env = {"JUPYTER_PATH": str(REPO / "tools" / "jupyter"),
+           "JUPYTER_CONFIG_PATH": str(REPO / "tools" / "jupyter" / "config"), "COURSE_STYLE": "lecture"}
     with jupyter_server(REPO / "notebooks", app="voila", env=env, extra_args=["--template=course_app_lecture"],
                         timeout=90) as srv:
-        page = chromium.new_page(viewport={"width": 1280, "height": 720})
-        try:
-            page.goto(srv.voila_url(f"{lesson}.ipynb"), timeout=240_000)
-            every = JS_EVERY.replace(".jp-Notebook ", "")
-            page.wait_for_function(f"() => {{ const ws = ({every})(); return ws.length > 0 "
-                                   "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }", timeout=240_000)
-            widgets = page.evaluate_handle(every)
-            n = page.evaluate("(ws) => ws.length", widgets)
-            problems, shown = [], []
-            ed.ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            for i in range(n):
-                handle = page.evaluate_handle("([ws, i]) => ws[i]", [widgets, i]).as_element()
-                m = measure_whole(page, handle)
-                shown.append(f"{m['kind']} {i}: {m['bottom'] - m['top']:.0f} of {m['view'][1] - m['view'][0]:.0f} px")
-                problems += misfits(m, preset="lecture", where=f"app {lesson} {m['kind']} {i}")
-                page.screenshot(path=str(ed.ARTIFACTS / f"app-{lesson[:2]}-lecture-{i}.png"))
-                for tab in handle.query_selector_all(":scope .pp-tabs [role=tab]"):
-                    tab.click()
-                    m = measure_whole(page, handle)
-                    shown.append(f"tab {tab.text_content()!r}: {m['bottom'] - m['top']:.0f} px")
-                    problems += misfits(m, preset="lecture", where=f"app {lesson} {i}, tab {tab.text_content()!r}")
-            print(f"app {lesson} [lecture]: " + "; ".join(shown))
-            assert n == 4, f"app {lesson}: {n} widgets, not 4"
-            assert not problems, "\n".join(problems)
-        finally:
-            page.close()
+        yield srv
+
+
+@pytest.mark.parametrize("lesson", ALL_LESSONS)
+def test_every_widget_fits_the_lecture_app_whole(lesson, lecture_app, chromium):
+    """The lesson in the app as ``COURSE_STYLE=lecture make app NB=..`` serves it (Voila, the ``course_app_lecture``
+    template) in a 1280x720 window: every widget, whole, in the window, under each tab of its column and with each
+    folded part open (`_measure_widgets`, as in JupyterLab). One Voila server serves every lesson (`lecture_app`)."""
+    every = JS_EVERY.replace(".jp-Notebook ", "")
+    context = chromium.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(lecture_app.voila_url(f"{lesson}.ipynb"), timeout=240_000)
+        page.wait_for_function(f"() => {{ const ws = ({every})(); return ws.length > 0 "
+                               "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }", timeout=240_000)
+        n = page.evaluate(f"() => ({every})().length")
+        problems, shown = _measure_widgets(page, every, preset="lecture", label=f"app {lesson}",
+                                           shot=f"app-{lesson[:2]}-lecture")
+        print(f"app {lesson} [lecture]: " + "; ".join(shown))
+        assert n == APP_WIDGETS[lesson], f"app {lesson}: {n} widgets, not {APP_WIDGETS[lesson]}"
+        assert not problems, "\n".join(problems)
+        assert not errors, errors
+    finally:
+        context.close()
