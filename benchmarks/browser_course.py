@@ -5,8 +5,9 @@ same front ends on a blank page with a stand-in model). In headless Chromium, in
 
 1. **JupyterLab, lessons 00 and 05** (``--lessons``; a copy without outputs, Run All, its kernel running): Step
    clicks on each lesson's first `BrowserPlayer`, each timed inside the page from ``click()`` to the next
-   ``requestAnimationFrame`` (the frame that paints the new SVG is being made) and the one after it (painted);
-   every comm message of each step is
+   ``requestAnimationFrame`` (the frame that paints the new SVG is being made) and the one after it (painted); then
+   as many real mouse clicks at a random phase of the frame (`benchmarks.click_phase`); every comm message of each
+   step is
    counted from JupyterLab's kernel connection (``anyMessage``): those the page sends (the one allowed is the ``k``
    update) and those it receives (ipywidgets' echo of ``k``).
 2. **JupyterLab, edits with the kernel**: a click on an empty spot of an editor's picture (the pointer events a
@@ -40,6 +41,7 @@ from pathlib import Path
 
 from benchmarks.browser_edit import JS_SPOT
 from benchmarks.browser_step import busy_cores
+from benchmarks.click_phase import event_words, p95, random_phase_clicks, summary
 from tests.browser_support import (
     browser_missing_reason,
     course_lab,
@@ -235,28 +237,34 @@ def steps(page, locator, clicks: int, load: str, where: str) -> dict:
     locator.scroll_into_view_if_needed()
     handle = locator.element_handle()
     page.evaluate(JS_STEPS, [handle, 3])  # warm-up
+    random_phase_clicks(page, handle, 3, seed=99)  # warm-up
     with under(load):
         la = load_avg()
         r = page.evaluate(JS_STEPS, [handle, clicks])
+        phase = summary(random_phase_clicks(page, handle, clicks, seed=7))
     assert all(r["moved"]), f"{where}: a Step click did not move k on by one"
     return {"where": where, "load": load, "load_avg": la, "handler": median(r["handler"]),
-            "first": median(r["first"]), "first_max": max(r["first"]),
-            "painted": median(r["painted"]), "sent": statistics.mean(r["sent"]), "other": sum(r["other"]),
-            "received": statistics.mean(r["received"])}
+            "first": median(r["first"]), "first_p95": p95(r["first"]), "first_max": max(r["first"]),
+            "painted": median(r["painted"]), "painted_p95": p95(r["painted"]), "sent": statistics.mean(r["sent"]),
+            "other": sum(r["other"]), "received": statistics.mean(r["received"]), "phase": phase}
 
 
 def print_steps(rows: list) -> None:
-    print("\nStep click to painted frame (ms, medians; the click is made just after a frame starts, so 16.7 at the "
-          "next frame means no frame missed). Messages per step: sent by the page / other than the k update / "
-          "received")
-    print("| where | load | load avg | click handler (draws the frame) | to the next frame (max) | to the frame after "
-          "(painted) | messages per step |")
-    print("|---|---|---|---|---|---|---|")
+    print("\nStep click to the next frame and to the frame after it (painted), ms, median (p95). Frame start: the "
+          "click is made just after a frame starts (the worst phase: 16.7 at the next frame means no frame missed). "
+          "Random phase: a real mouse click at a uniformly random moment of the frame (`click_phase`), from its "
+          "event's timeStamp; Event Timing: the browser's own click -> next paint. Messages per step: sent by the "
+          "page / other than the k update / received")
+    print("| where | load | load avg | handler | frame start: next frame | frame start: painted | random phase: next "
+          "frame | random phase: painted | Event Timing | phase quartiles | messages per step |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         msgs = "no kernel" if r["sent"] is None else f"{r['sent']:.1f} / {r['other']} / {r['received']:.1f}"
-        print(f"| {r['where']} | {r['load']} | {r['load_avg']} | {r['handler']:.2f} | {r['first']:.1f} "
-              f"({r['first_max']:.1f}) | "
-              f"{r['painted']:.1f} | {msgs} |")
+        ph = r["phase"]
+        print(f"| {r['where']} | {r['load']} | {r['load_avg']} | {r['handler']:.2f} / {ph['handler']:.2f} | "
+              f"{r['first']:.1f} ({r['first_p95']:.1f}) | {r['painted']:.1f} ({r['painted_p95']:.1f}) | "
+              f"{ph['first']:.1f} ({ph['first_p95']:.1f}) | {ph['painted']:.1f} ({ph['painted_p95']:.1f}) | "
+              f"{event_words(ph)} | {' / '.join(f'{q:.1f}' for q in ph['phase_q'])} | {msgs} |")
 
 
 def edits(page, locator, n: int, load: str, where: str, *, kernel: bool, path: str | None = None) -> dict:

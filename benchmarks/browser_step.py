@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
+from benchmarks.click_phase import describe_forced, event_words, p95, random_phase_clicks, summary, traced_clicks
 from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser import BrowserPlayer
@@ -75,9 +77,21 @@ def measure(page, widget, clicks):
     page.evaluate("(s) => window.mount(s)", {"run": state["run"], "k": 0, "interval_ms": 500})
     times = page.evaluate(JS_CLICKS, clicks)
     saves = page.evaluate("() => window.model.saves")
-    summary = {key: statistics.median(v) for key, v in times.items()}
-    summary["first_max"] = max(times["first"])
-    return summary, len(saves), sum(s != ["k"] for s in saves)
+    med = {key: statistics.median(v) for key, v in times.items()}
+    med.update(first_max=max(times["first"]), first_p95=p95(times["first"]), painted_p95=p95(times["painted"]))
+    return med, len(saves), sum(s != ["k"] for s in saves)
+
+
+def measure_phase(browser, page, widget, clicks, load):
+    """Real mouse clicks at a random phase of the frame (`click_phase`); with the forced layouts, idle only."""
+    state = widget.get_state()
+    page.evaluate("(s) => window.mount(s)", {"run": state["run"], "k": 0, "interval_ms": 500})
+    el = page.query_selector("#widget")
+    random_phase_clicks(page, el, 3, seed=99)  # warm-up
+    times = random_phase_clicks(page, el, clicks, seed=7)
+    assert all(times["moved"]), "a real click did not move the player on by one"
+    forced = describe_forced(traced_clicks(browser, page, el, 10)) if load == "idle" else ""
+    return summary(times), forced
 
 
 def main(argv=None):
@@ -101,22 +115,27 @@ def main(argv=None):
             window.front = await import(URL.createObjectURL(new Blob([src], {type: "text/javascript"})));
         }""", BrowserPlayer._esm)
         page.evaluate(FAKE_MODEL)
-        print(f"Step click, median of {args.clicks} clicks (ms): the click's script (draws the frame) + style and "
-              "layout | the next rAF (max) / the rAF after it (painted); the click is made just after a frame "
-              "starts, so 16.7 at the next rAF means no frame was missed")
+        print(f"Step click, median of {args.clicks} clicks (ms). Frame start: the click is made just after a frame "
+              "starts (the worst phase: 16.7 at the next rAF means no frame was missed); the click's script (draws "
+              "the frame) + style and layout | the next rAF (p95, max) / the rAF after it (painted). Random phase: "
+              "a real mouse click at a uniformly random moment of the frame, timed from its event's timeStamp")
         for name, (run, X, y) in runs.items():
             widget = BrowserPlayer(run, X, y)
             size = len(json.dumps(widget.get_state()["run"]))
             for load, ctxm in (("idle", None), ("2 cores busy", busy_cores)):
-                if ctxm is None:
+                with ctxm() if ctxm is not None else nullcontext():
                     med, saves, other = measure(page, widget, args.clicks)
-                else:
-                    with ctxm():
-                        med, saves, other = measure(page, widget, args.clicks)
+                    phase, forced = measure_phase(browser, page, widget, args.clicks, load)
                 print(f"  {name} (n = {len(y)}, K = {len(run.history) - 1}, run trait ~{size / 1e3:.0f} kB), "
-                      f"{load}: {med['script']:.2f} + {med['layout']:.2f} | {med['first']:.1f} "
-                      f"({med['first_max']:.1f}) / {med['painted']:.1f}; messages {saves}, "
-                      f"other than k: {other}")
+                      f"{load} (load {os.getloadavg()[0]:.1f}): {med['script']:.2f} + {med['layout']:.2f} | "
+                      f"{med['first']:.1f} (p95 {med['first_p95']:.1f}, max {med['first_max']:.1f}) / "
+                      f"{med['painted']:.1f} (p95 {med['painted_p95']:.1f}); messages {saves}, other than k: {other}")
+                print(f"    random phase (real mouse click, phase quartiles {phase['phase_q'][0]:.1f} / "
+                      f"{phase['phase_q'][1]:.1f} / {phase['phase_q'][2]:.1f} ms): handler {phase['handler']:.2f} | "
+                      f"{phase['first']:.1f} (p95 {phase['first_p95']:.1f}) / {phase['painted']:.1f} "
+                      f"(p95 {phase['painted_p95']:.1f}); Event Timing (click to next paint): {event_words(phase)}")
+                if forced:
+                    print(f"    in the click's dispatch (a Chromium trace): {forced}")
         browser.close()
 
 
