@@ -2,8 +2,8 @@
 
 One test decides what a mistake is (`is_mistake`, with the one meaning of zero, `is_zero`); one
 rule updates on it (`step`, and `batch_step` for the sum over a batch). The records of a fit
-(`Run`, `History`, `Cycle`, `State`) live in `perceptron_lib.core.runs`; the online, mini-batch and
-batch fits, all built from these, in `perceptron_lib.core.training`.
+(`Run`, `History`, `Cycle`, `State`) live in `perceptron_lib.core.runs`; the fits, all built from these,
+in `perceptron_lib.core.training` (online) and `perceptron_lib.core.batched` (mini-batch and batch).
 """
 
 from __future__ import annotations
@@ -203,8 +203,9 @@ def step(w, b, x, y, *, eta=1.0, update_on="nonpositive", fit_bias=True, margin=
     changed, no checks (callers check their arguments once, at their boundary).
 
     Every producer of a `Run` is this rule applied along its history: `reference_perceptron`,
-    `fit_perceptron` (which asks it about every example its vectorised pre-filter, `mistake_ceiling`,
-    cannot rule out), `averaged` and `proof.adversarial_run` call it; the batched fits call
+    `averaged` and `proof.adversarial_run` call it, and `fit_perceptron` its body `step_sized` (with
+    |w| and |x| it has computed the same way), about every example its pre-filters (`mistake_ceiling`)
+    cannot rule out; the batched fits call
     `batch_step`, the sum of this rule's updates over a batch, all taken from one state.
 
     Examples
