@@ -3,7 +3,10 @@
 The run grades the solutions, the plain lesson, and lessons made from lesson 01's setup cell and its
 exercise cells (a notebook need not hold the whole lesson to be graded): one wrong answer; one that
 raises, one that waits forever (the cell's time limit) and one that reaches for the network; one
-with a check cell deleted; and files that are not lessons of ours. Every notebook runs in its own
+with a check cell deleted; one whose first cell raises (the notes name that first error first); and
+files that are not lessons of ours (lesson 00, the course's map, is neither graded nor reported). Tests
+with no kernel (the runs faked) check the output folder (made before grading, a bad --out refused at
+once, the work kept when the folder goes away), "not handed in" and Canvas's file names. Every notebook runs in its own
 process, so the run costs about one kernel start per student (about 1 min on a busy 2-core machine).
 """
 

@@ -15,9 +15,10 @@ the test (``pc-test-a``, ``-b``, ``-c``, ``pc-test-inst``), removed with their h
 * A student's kernel killed (as the out-of-memory killer would) does not stop another stepping.
 * A stopped and restarted server, and a restarted hub, lose no saved notebook.
 * The instructor's commands (tools/hub/classroom.py): ``make hub-release`` merges a corrected lesson into
-  every copy at once; two students answer exercise 1.2 (one right, one wrong), ``make hub-collect`` and
-  ``make hub-grade`` give a gradebook with their rows (1 and 0), and a student reads neither another's
-  copy nor any submission, from the kernel or through the contents API.
+  every copy at once (and makes the copy of a student who never logged in, saying so); two students answer
+  exercise 1.2 (one right, one wrong), ``make hub-collect`` and ``make hub-grade`` give a gradebook with their
+  rows (1 and 0), and a student reads neither another's copy nor any submission, from the kernel or through the
+  contents API. A second hub on the first one's API port stops at once and names a free one.
 
 Needs root (system users), npm (the proxy) and Chromium. Without them the module skips, or fails
 under COURSE_REQUIRE_BROWSER=1 (CI). About two minutes on 2 cores, plus about a minute the first
@@ -539,13 +540,50 @@ def test_hub_release_brings_a_corrected_lesson_into_every_copy_now(hub):
     nb["cells"][0]["source"] = ["# Corrected 02_subgradients.ipynb\n"]
     path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     done = classroom.release(_class_of(hub))
-    assert set(done.values()) == {"up to date"}, done
+    assert done["pc-test-a"] == done["pc-test-b"] == "updated to this release", done
+    assert all(w == "updated to this release" or w.startswith("made their copy") for w in done.values()), done
     b_home = Path(pwd.getpwnam("pc-test-b").pw_dir)
     got_b = json.loads((b_home / lesson02).read_text())
     got_a = a.user("GET", f"/api/contents/{lesson02}").json()["content"]
     assert "".join(got_b["cells"][0]["source"]) == "# Corrected 02_subgradients.ipynb\n", "untouched: updated now"
     assert "".join(got_a["cells"][0]["source"]) == "# A's notes on lesson 02", "edited: A's lines stay"
     assert (b_home / lesson02).stat().st_uid == pwd.getpwnam("pc-test-b").pw_uid, "pulled as the student"
+
+
+def test_hub_release_says_what_it_did_for_each_user(hub):
+    """`make hub-release` for a student who never logged in makes their copy and says so; a second release with
+    nothing new says "up to date"."""
+    import dataclasses
+
+    from tools.hub import classroom, setup
+
+    name = "pc-test-r"
+    _remove_user(name)
+    setup.ensure_user(name)
+    try:
+        klass = dataclasses.replace(_class_of(hub), students=(name,))
+        first = classroom.release(klass)[name]
+        assert first.startswith("made their copy, ~pc-test-r/perceptron-course"), first
+        assert (Path(pwd.getpwnam(name).pw_dir) / LESSON).is_file()
+        assert classroom.release(klass)[name] == "up to date (had this release)"
+    finally:
+        _remove_user(name)
+
+
+def test_a_second_hub_on_a_taken_api_port_stops_at_once_and_names_a_free_one(hub, tmp_path):
+    """The hub's API port (8081 by default) is COURSE_HUB_API_PORT: a second hub on one machine, started on a port
+    another hub holds, stops before doing anything and says which variable to set."""
+    import sys
+
+    held = hub["hub"].api_port  # the test's running hub listens there
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env.update(COURSE_HUB_DIR=str(hub["state"]), COURSE_HUB_API_PORT=str(held), COURSE_HUB_PORT="1",
+               COURSE_HUB_PROXY_API_PORT="1")  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "jupyterhub", "-f", "tools/hub/jupyterhub_config.py"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    said = done.stdout + done.stderr
+    assert done.returncode != 0 and f"API port 127.0.0.1:{held} is taken" in said, said[-2000:]
+    assert re.search(r"COURSE_HUB_API_PORT=\d+", said), said[-2000:]
 
 
 def _answer(u, exercise: int, value: str) -> None:

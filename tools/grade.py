@@ -304,8 +304,10 @@ def grade(folder: Path, out: Path, *, notebooks: Path = NOTEBOOKS, notes: Path |
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Grade a folder of submitted lessons into a gradebook (CSV).")
-    parser.add_argument("submissions", type=Path, help="one folder per student, or STUDENT_NN_topic.ipynb files")
-    parser.add_argument("--out", type=Path, default=Path("gradebook.csv"))
+    parser.add_argument("submissions", type=Path, help="one folder per student, or files STUDENT_NN_topic.ipynb "
+                        "(or Canvas's NAME_USERID_SUBMISSIONID_NN_topic.ipynb)")
+    parser.add_argument("--out", type=Path, default=Path("gradebook.csv"),
+                        help="the gradebook (default gradebook.csv); its folder is made before grading starts")
     parser.add_argument("--notes", type=Path, help="why each lost exercise scored 0 (default: OUT-notes.csv)")
     parser.add_argument("--lessons", help="grade only these lessons, e.g. 01,02 (default: those submitted)")
     parser.add_argument("--cell-timeout", type=float, default=60.0, help="seconds per cell (default 60)")

@@ -9,7 +9,9 @@ Run as root from the repository's root, beside (or without) a running hub::
 * **release** publishes the course's lessons (tools/hub/course.py: a commit only when a lesson changed) and
   pulls them now into the copy of every user of the class, as that user, with the same nbgitpuller merge as
   a login: a corrected lesson replaces one the student has not touched, a new lesson appears, an edited one
-  keeps the student's lines. ``--at-login`` only publishes: each user gets it at their next login.
+  keeps the student's lines. It says for each user what it did: made their copy (no login yet), updated to this
+  release, up to date already, or not updated and why. ``--at-login`` only publishes: each user gets it at their
+  next login.
 * **collect** copies each student's lessons, as saved on disk (an unsaved tab is not collected), into
   ``~INSTRUCTOR/submissions/<date>T<time>/students/<student>/``: the folder and every file belong to the
   instructor alone (0700 / 0600, in a home no student may enter). Each student's files are read *as that
@@ -98,7 +100,8 @@ def _user(name: str) -> pwd.struct_passwd:
 
 
 def release(hub: Hub, *, now: bool = True) -> dict[str, str]:
-    """Publish the lessons; with `now`, pull them into every user's copy as that user. {user: what happened}."""
+    """Publish the lessons; with `now`, pull them into every user's copy as that user. {user: what happened}:
+    their copy made now, updated to this release, up to date already, or not updated and why."""
     releases = course.publish_releases(_user(hub.instructor).pw_gid, solutions_for_students=hub.solutions,
                                        hub_dir=hub.release_dir, notebooks=hub.notebooks)  # fmt: skip
     done = {}
@@ -110,10 +113,27 @@ def release(hub: Hub, *, now: bool = True) -> dict[str, str]:
             done[name] = "no home: run `make hub-setup`"
             continue
         audience = "instructor" if name == hub.instructor else "students"
+        had = release_in_copy(name)
         proc = course.pull_as(name, releases[audience], hub.python)
         tail = (proc.stderr.strip().splitlines() or ["(no message)"])[-1]
-        done[name] = "up to date" if proc.returncode == 0 else f"not updated ({tail}); their files are as they were"
+        if proc.returncode != 0:
+            done[name] = f"not updated ({tail}); their files are as they were"
+        elif not had:
+            done[name] = f"made their copy, ~{name}/{course.COURSE_DIR} (they had none)"
+        else:
+            done[name] = "up to date (had this release)" if release_in_copy(name) == had else "updated to this release"
     return done
+
+
+def release_in_copy(name: str) -> str:
+    """The release commit user `name`'s copy last pulled ("" when they have no copy), read as that user."""
+    entry = _user(name)
+    proc = subprocess.run(["git", "-C", str(Path(entry.pw_dir) / course.COURSE_DIR), "rev-parse", "-q", "--verify",
+                           f"refs/remotes/origin/{student_copy.BRANCH}"], cwd="/", capture_output=True, text=True,
+                          env={"HOME": entry.pw_dir, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                               "GIT_CEILING_DIRECTORIES": entry.pw_dir},
+                          user=entry.pw_uid, group=entry.pw_gid, extra_groups=[], timeout=60)  # fmt: skip
+    return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
 # ---- collect ----------------------------------------------------------------------------------------

@@ -29,8 +29,9 @@ listens on 127.0.0.1 only; put a TLS reverse proxy in front to open it to a clas
 * State (users.json, database, cookie secret, pids) in ``COURSE_HUB_DIR`` (default ``.hub/state``). Student
   servers keep running across a hub restart (``cleanup_servers = False``).
 
-Environment: ``COURSE_HUB_PORT`` (8000, the public port), ``COURSE_HUB_API_PORT`` (8081, the hub),
-``COURSE_HUB_PROXY_API_PORT`` (8001), ``COURSE_HUB_DIR``, ``COURSE_HUB_AUTH``,
+Environment: ``COURSE_HUB_PORT`` (8000, the public port; ``make hub HUB_PORT=``), ``COURSE_HUB_API_PORT``
+(8081, the hub's own API: a second hub on one machine needs another; the hub stops at once, naming a free one,
+when it is taken), ``COURSE_HUB_PROXY_API_PORT`` (8001), ``COURSE_HUB_DIR``, ``COURSE_HUB_AUTH``,
 ``COURSE_HUB_SOLUTIONS``, ``COURSE_HUB_NOTEBOOKS`` (the lessons to publish, default notebooks/),
 ``COURSE_HUB_RELEASE_DIR`` (where the releases go, default .hub/), ``COURSE_HUB_SERVICE_TOKEN`` (if set,
 a service ``course-monitor`` with
@@ -42,6 +43,7 @@ import asyncio
 import json
 import os
 import pwd
+import socket
 import subprocess
 import sys
 import threading
@@ -63,10 +65,35 @@ if not (STUDENT_VENV / "bin" / "jupyterhub-singleuser").exists():
 if not PROXY_BIN.exists():
     sys.exit(f"error: {PROXY_BIN} is missing: run `make hub-setup` to install configurable-http-proxy from npm")
 
+
+
+def _taken(port: int) -> bool:
+    """True when 127.0.0.1:`port` cannot be bound (as the hub binds it: address reuse on)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return True
+    return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 port = int(os.environ.get("COURSE_HUB_PORT", "8000"))
 c.JupyterHub.bind_url = f"http://127.0.0.1:{port}"
 c.JupyterHub.hub_ip = "127.0.0.1"
+# The hub's own API port stays the same from one start to the next (not a new free port each time): the students'
+# servers outlive a restart (cleanup_servers = False) and keep calling the hub where they were told it is.
 c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_API_PORT", "8081"))
+if _taken(c.JupyterHub.hub_port):
+    sys.exit(f"error: the hub's API port 127.0.0.1:{c.JupyterHub.hub_port} is taken (another hub on this machine?): "
+             f"start this one on another, e.g. COURSE_HUB_API_PORT={_free_port()} COURSE_HUB_PROXY_API_PORT="
+             f"{_free_port()} make hub HUB_PORT={_free_port()}")  # fmt: skip
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{int(os.environ.get('COURSE_HUB_PROXY_API_PORT', '8001'))}"
 c.ConfigurableHTTPProxy.command = [str(PROXY_BIN)]
 c.ConfigurableHTTPProxy.pid_file = str(HUB_DIR / "proxy.pid")
