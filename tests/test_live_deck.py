@@ -48,9 +48,19 @@ JS_SLIDE = """() => {
   const inputs = [...document.querySelectorAll('.jp-deck-mod-visible .jp-InputArea')]
     .filter((e) => e.getClientRects().length && e.getBoundingClientRect().height > 0);
   const img = p.querySelector('.pp-picture').getBoundingClientRect();
-  return {picture: img.bottom, pictureHeight: img.height, step: step.getBoundingClientRect().bottom,
+  const plot = p.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect').getBoundingClientRect();
+  return {picture: img.bottom, pictureHeight: img.height, plot: Math.max(plot.width, plot.height),
+          step: step.getBoundingClientRect().bottom,
           readout: readout.getBoundingClientRect().bottom, stepFont: parseFloat(getComputedStyle(step).fontSize),
           readoutFont: parseFloat(getComputedStyle(readout).fontSize), codeShown: inputs.length};
+}"""
+
+# the notebook's view in the session, before the deck: the height of its scroll area, and whether the status bar shows
+JS_NOTEBOOK_VIEW = """() => {
+  const nb = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const scroller = nb.closest('.jp-WindowedPanel-outer') || nb;
+  const bar = document.getElementById('jp-main-statusbar');
+  return {height: scroller.getBoundingClientRect().height, statusBar: !!bar && bar.checkVisibility()};
 }"""
 
 
@@ -98,6 +108,7 @@ def lecture(tmp_path_factory, chromium):
         page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
         page.wait_for_function(JS_ALL_CELLS_RAN, timeout=240_000, polling=500)
         page.locator(".jp-Notebook .jp-Cell").first.click()
+        view = page.evaluate(JS_NOTEBOOK_VIEW)
         page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
         page.wait_for_function(IN_DECK, timeout=10_000)
         for _ in range(200):
@@ -107,7 +118,8 @@ def lecture(tmp_path_factory, chromium):
             page.wait_for_function("() => document.querySelector('.jp-deck-mod-visible') !== null", timeout=5_000)
         assert page.locator(ON_SLIDE).count(), "no slide of the deck shows a player"
         page.locator(f"{ON_SLIDE} .pp-picture svg").first.wait_for(state="visible", timeout=10_000)
-        yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors}
+        yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors,
+               "view": view}
         context.close()
 
 
@@ -121,6 +133,15 @@ def test_the_players_slide_fits_1280x720_without_code_and_with_large_controls(le
     assert max(fit["picture"], fit["step"], fit["readout"]) <= 720, fit
     assert fit["pictureHeight"] >= 250, fit  # scaled to fit, still a picture one reads from the back of the room
     assert fit["stepFont"] >= 18 and fit["readoutFont"] >= 18, fit
+    assert fit["plot"] >= 360 - 0.5, fit  # the data panel at the lecture preset's 360 CSS px (issue #30 item 5)
+
+
+def test_the_lecture_session_gives_the_notebook_the_room_of_the_status_bar(lecture):
+    """`make lecture` hides JupyterLab's status bar (tools/jupyter/lab/lecture.json): at 1280x720 the notebook's view
+    is 623 px, not 599 (test_editor_fit measures every lecture widget in the 599 px view: 528-592 px)."""
+    view = lecture["view"]
+    print(f"make lecture at 1280x720: the notebook's view {view['height']:.0f} px, status bar shown: {view['statusBar']}")
+    assert not view["statusBar"] and view["height"] >= 620, view
 
 
 def test_the_picture_keeps_only_its_keys_and_escape_stops_the_deck(lecture):
