@@ -498,10 +498,14 @@ def test_copys_message_is_said_once_and_goes_at_the_next_step_key_or_edit(page):
             page.click(button)
             assert page.text_content(message) == "" and _shown(page)["k"] != k
             assert page.locator(button).bounding_box()["y"] == top, "the controls under the line stay put"
+            page.hover("#after")  # the pointer off the editor: the line gives its room back
+            assert page.evaluate("() => document.querySelector('#widget .pe-message').style.minHeight") == ""
         elif next_action == "key":
             page.focus("#widget .pp-picture")
             page.keyboard.press("ArrowLeft" if k else "ArrowRight")
             assert _shown(page)["k"] != k and page.text_content(message) == ""
+            held = page.evaluate("() => document.querySelector('#widget .pe-message').style.minHeight")
+            assert held == "" or page.evaluate("() => document.querySelector('#widget').matches(':hover')")
         else:
             page.click("#widget button:text-is('Clear')")
             assert page.text_content(message).startswith("Cleared.")

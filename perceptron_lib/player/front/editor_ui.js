@@ -31,8 +31,11 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor fieldset { display: inline-flex; gap: 4px; align-items: center; border: 0; margin: 0;
   padding: 0; }
 .perceptron-browsereditor legend { float: left; margin-right: 4px; padding: 0; }
-.perceptron-browsereditor :is(button, input, textarea) { font: inherit; font-size: 0.95em; color: #000;
-  background: #f2f2f2; border: 1px solid #595959; border-radius: 4px; padding: 4px 10px; min-height: 32px; }
+.perceptron-browsereditor :is(button, input:not([type=checkbox]), textarea) { font: inherit; font-size: 0.95em;
+  color: #000; background: #f2f2f2; border: 1px solid #595959; border-radius: 4px; padding: 4px 10px; min-height: 32px; }
+/* the checkbox as a checkbox, beside its words (the boxes' padding made it a wide grey button, its words far off) */
+.perceptron-browsereditor input[type=checkbox] { width: 1.1em; height: 1.1em; margin: 0 0.4em 0 0; vertical-align: -0.15em;
+  accent-color: #0072B2; }
 .perceptron-browsereditor :is(input[type=number], textarea) { background: #fff; }
 .perceptron-browsereditor input[type=number] { width: 6em; }
 .perceptron-browsereditor button:disabled { color: #6b6b6b; border-color: #9a9a9a; }
@@ -62,8 +65,9 @@ const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsL
  * the next message; `sayBriefly(text)` a report of something done beside the points (Copy's "the points are on the
  * clipboard"), which goes at the next thing the student does in the editor (a click, a key: the next edit, a step;
  * not a shortcut such as Ctrl+C) or after `BRIEF_MS`, whichever comes first. The line is a polite live region: each
- * message is read out once, when it is put there; emptying the line says nothing, and keeps its height until the
- * next message (the controls under it do not move under the pointer).
+ * message is read out once, when it is put there; emptying the line says nothing. Emptied while the pointer is on
+ * the editor, the line keeps its height until the pointer leaves it (or the next message): the button under the
+ * pointer does not move between the press and the click, nor before a second click.
  * @param {HTMLElement} message the line (`buildEditorControls`'s `message`)
  * @param {HTMLElement} root the editor's root: where the student's next action is heard
  * @param {Window} win
@@ -79,24 +83,30 @@ export function messageLine(message, root, win, ms = BRIEF_MS) {
     win.removeEventListener("keydown", brief.next, true);
     brief = null;
   };
+  /** A key for the editor (pressed in it, or with the pointer on it: the player's ← → on the picture), no shortcut
+   * (the fallback's own Ctrl+C) nor a modifier pressed alone. */
+  const editorKey = (event) =>
+    (root.contains(event.target) || root.matches(":hover")) &&
+    !(event.ctrlKey || event.metaKey || event.altKey || MODIFIERS.has(event.key));
+  const release = () => {
+    message.style.minHeight = "";
+    root.removeEventListener("pointerleave", release);
+  };
   const say = (text, problem = false) => {
     end();
-    message.style.minHeight = "";
+    release();
     message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
     message.classList.toggle("pe-problem", problem);
   };
   const sayBriefly = (text) => {
     say(text);
     const next = (event) => {
-      if (event?.type === "keydown") {
-        // a key for the editor: pressed in it, or with the pointer on it (the player's steps: ← → on the picture)
-        if (!(root.contains(event.target) || root.matches(":hover"))) return;
-        // a shortcut (the fallback's own Ctrl+C) or a modifier pressed alone is no next action
-        if (event.ctrlKey || event.metaKey || event.altKey || MODIFIERS.has(event.key)) return;
-      }
+      if (event?.type === "keydown" && !editorKey(event)) return;
       end();
-      // the line keeps its height: what is under it stays where it was (the button the student is pressing too)
-      message.style.minHeight = `${message.getBoundingClientRect().height}px`;
+      if (event?.type === "pointerdown" || root.matches(":hover")) {
+        message.style.minHeight = `${message.getBoundingClientRect().height}px`;
+        root.addEventListener("pointerleave", release);
+      }
       message.textContent = "";
     };
     brief = { next, timer: win.setTimeout(next, ms) };
