@@ -1,8 +1,9 @@
 """The computation: numbers only (numpy, scipy, scikit-learn; never matplotlib or ipywidgets).
 
 * `perceptron`: the one update rule (`step`, `is_mistake`, `scores` and the one meaning of zero);
-* `runs`: the frozen records (`State`, `History`, `Cycle`, `Run`); `training`: the online,
-  mini-batch and batch fits, every one built from the rule; `averaged`: averaged, voted, pocket;
+* `runs`: the frozen records (`State`, `History`, `Cycle`, `Run`), written by `recorder`; `training`: the
+  online fit, `batched`: the mini-batch and batch fits, every one built from the rule; `averaged`: averaged,
+  voted, pocket;
 * `data`: the lessons' data sets; `losses`, `subgradients`, `loss_surfaces`: the losses, their
   subgradient and their surfaces over (w, b);
 * `margins`, `bounds`, `proof`: margins and separability, the mistake bounds, the proof's
