@@ -123,7 +123,7 @@ def test_it_displays_a_still_with_its_alt_and_names_what_a_click_does():
     bundle, meta = editor._repr_mimebundle_()
     assert bundle["text/plain"] == "<BrowserEditor: 10 points; 9 updates>"
     assert bundle["image/png"] and "application/vnd.jupyter.widget-view+json" in bundle
-    assert meta["image/png"]["alt"].endswith(EDIT_HINT) and "Click on the picture" in meta["image/png"]["alt"]
+    assert meta["image/png"]["alt"].endswith(EDIT_HINT) and "Click or tap to add a point" in meta["image/png"]["alt"]
     assert editor.lines() == editor.full_run()["lines"][0] and editor.alt.endswith(EDIT_HINT)
 
 

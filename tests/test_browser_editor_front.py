@@ -272,7 +272,7 @@ def test_no_points_is_a_run_too(page):
         const spec = f.editorRunSpec(run, [], [], {style: {}, view: null, separator: "line", hint: ""});
         return [spec.K, spec.lines[0], spec.alt[0]]; }""")
     assert got == [0, ["No points: nothing for the perceptron to look at yet.", "w = (1, -1), b = 0.5.",
-                       "Your data: no points yet. Click on the picture to place one."],
+                       "Your data: no points yet. Click or tap the picture to place one."],
                    "An empty plane: no data points yet."]
 
 
@@ -437,7 +437,7 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
     page.click("#widget button:text-is('Clear')")
     s4 = _shown(page)
     assert s4["y"] == [] and s4["readout"][0] == "No points: nothing for the perceptron to look at yet."
-    assert s4["message"] == "Cleared. Your data: no points yet. Click on the picture to place one."
+    assert s4["message"] == "Cleared. Your data: no points yet. Click or tap the picture to place one."
     assert s4["points"] == [[], []] and s4["view"] == s0["view"]
     page.click("#widget button:text-is('Start again')")
     assert _is_the_librarys_run(page, settings)["X"] == s0["X"]

@@ -64,7 +64,7 @@ def test_a_lift_other_than_kernels_lift_is_refused():
 
 def test_the_still_of_a_lifted_editor_is_drawn():
     png, width, height, alt = _editor().snapshot()
-    assert png[:4] == b"\x89PNG" and width > 0 and height > 0 and "Click on the picture" in alt
+    assert png[:4] == b"\x89PNG" and width > 0 and height > 0 and "Click or tap to add a point" in alt
 
 
 # ---------------------------------------------------------------------------------------------- Chromium

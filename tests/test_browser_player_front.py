@@ -88,17 +88,21 @@ FAKE_MODEL = """() => {
 
 
 def front_page(chromium, *, width=1440, height=900, esm=None, title="the player in the browser", after=True,
-               check_errors=False):
+               check_errors=False, touch=False):
     """A blank page with a widget's front end loaded (`esm`, default the player's) and the model stand-in defined
     (`FAKE_MODEL`); yields it, and closes its browser context after. `after`: a button after the widget (where Tab
-    goes on to); `check_errors`: no page error may have been raised while the page was used."""
-    ctx = chromium.new_context(viewport={"width": width, "height": height})
+    goes on to); `check_errors`: no page error may have been raised while the page was used; `touch`: a phone's
+    screen (touch events, device pixel ratio 3)."""
+    phone = {"has_touch": True, "is_mobile": True, "device_scale_factor": 3} if touch else {}
+    ctx = chromium.new_context(viewport={"width": width, "height": height}, **phone)
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "about:")) else r.abort())
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     button = '<button id="after" type="button">a button after the widget</button>' if after else ""
-    page.set_content(f'<!doctype html><html lang="en"><title>{title}</title><body><main></main>{button}</body></html>')
+    meta = '<meta name="viewport" content="width=device-width, initial-scale=1">' if touch else ""
+    page.set_content(f'<!doctype html><html lang="en">{meta}<title>{title}</title><body><main></main>{button}'
+                     '</body></html>')
     page.evaluate("""async (src) => {
         const url = URL.createObjectURL(new Blob([src], {type: "text/javascript"}));
         window.front = await import(url);

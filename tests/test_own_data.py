@@ -178,7 +178,7 @@ def test_empty_run_is_a_start_state_on_no_points():
 def test_summary_of_no_points():
     s = summarize(np.empty((0, 2)), np.empty(0), empty_run(2))
     assert (s.n, s.n_pos, s.n_neg, s.separable, s.mistakes) == (0, 0, 0, None, 0)
-    assert summary_lines(s) == ["Your data: no points yet. Click on the picture to place one."]
+    assert summary_lines(s) == ["Your data: no points yet. Click or tap the picture to place one."]
 
 
 @pytest.mark.parametrize(("y", "missing"), [([1.0, 1.0], "−1"), ([-1.0, -1.0], "+1")])
@@ -189,7 +189,7 @@ def test_summary_of_one_class(y, missing):
     assert s.separable is None and math.isnan(s.gamma) and math.isnan(s.bound)
     lines = summary_lines(s)
     assert lines[0] == f"Your data: 2 points ({s.n_pos} of class +1, {s.n_neg} of class −1)."
-    assert "One class only" in lines[1] and f"class {missing} (shift-click)" in lines[1]
+    assert "One class only" in lines[1] and f"class {missing} (the {missing} button, or shift-click)" in lines[1]
     assert lines[2] == f"Mistakes made: {run.mistakes}."
 
 

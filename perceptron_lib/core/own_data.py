@@ -101,10 +101,10 @@ def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
     count = plural
 
     if s.n == 0:
-        return ["Your data: no points yet. Click on the picture to place one."]
+        return ["Your data: no points yet. Click or tap the picture to place one."]
     out = [f"Your data: {count(s.n, 'point')} ({s.n_pos} of class +1, {s.n_neg} of class −1)."]
     if s.separable is None:
-        other = "−1 (shift-click)" if s.n_neg == 0 else "+1 (shift-click)"
+        other = "−1 (the −1 button, or shift-click)" if s.n_neg == 0 else "+1 (the +1 button, or shift-click)"
         out.append(f"One class only: place a point of class {other} to give the perceptron something to separate.")
         out.append(f"Mistakes made: {s.mistakes}.")
         return out

@@ -35,8 +35,8 @@ from .recording import ShownWidget
 __all__ = ["BrowserEditor", "EDIT_HINT", "KERNEL_NOTE", "EDITOR_MODULES", "editor_source"]
 
 #: What a click does: the end of the picture's accessible name (``front/editor_ui.js`` says the same).
-EDIT_HINT = ("Click on the picture to add a point (shift-click: the other class), drag a point to move it, "
-             "alt-click it to remove it.")
+EDIT_HINT = ("Click or tap to add a point (shift-click: the other class), drag a point to move it, select one and "
+             "press Remove point.")
 #: What the editor says when its own run shows without the panels that need Python (no kernel, or a slow one).
 KERNEL_NOTE = ("Some panels are computed by Python: they show when a kernel runs. With no kernel, the picture shows "
                "the browser's own run of your points.")

@@ -162,8 +162,10 @@ export function mountEditor(model, el) {
     }, KERNEL_WAIT_MS);
   };
   const { say, sayBriefly } = messageLine(ui.message, root, win); // Copy's report goes at the next action
-  const marks = () =>
+  const marks = () => {
+    ui.removeOne.disabled = marked.selected === null; // 'Remove point' waits for a point to be selected
     drawMarks(player.scene, marked.cursor, marked.selected === null ? null : state.X[marked.selected]);
+  };
 
   /** Draw `next` at step k (the player's `setRun`: the same elements, so the focus and the pointer stay), keeping
    * the cursor and the selection. The root's `data-run` says whose run is drawn: "browser" (fitted here) or
@@ -267,6 +269,7 @@ export function mountEditor(model, el) {
   on(ui.cursor, "click", () => keys.toggle(marked.cursor === null));
   on(ui.addHere, "click", () => add(marked.cursor, label));
   on(ui.removeNear, "click", keys.removeNearest);
+  on(ui.removeOne, "click", keys.removeSelected);
   for (const box of [ui.cx, ui.cy]) on(box, "input", keys.boxInput);
   on(ui.load, "click", () =>
     edit(

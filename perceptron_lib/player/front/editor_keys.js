@@ -1,7 +1,7 @@
 /**
  * The editor's keyboard: the keyboard cursor (a cross in a circle moved by the arrow keys or two number boxes;
  * Enter or "Add here" adds a point at it, Delete or "Remove nearest" removes the nearest point, Escape hides it)
- * and Delete on the selected point. Keys are taken only while the picture has focus or the pointer, and never
+ * and Delete (or the button "Remove point", which a finger can press too) on the selected point. Keys are taken only while the picture has focus or the pointer, and never
  * from a box, a button or a text field that the pointer happens to be over.
  *
  * `editorKeys(ed)` gives the handlers; `ed` is the editor's handle (`editor.js`), `ed.marked.cursor` the cursor.
@@ -26,11 +26,12 @@ export function nearestPoint(X, p) {
 }
 
 /**
- * The keyboard's handlers: `toggle(on)` shows or hides the cursor, `removeNearest()`, `boxInput()` (either number
- * box changed), and `key(event)` (a keydown listened to on the window in the capture phase).
+ * The keyboard's handlers: `toggle(on)` shows or hides the cursor, `removeNearest()`, `removeSelected()` (the
+ * button "Remove point"), `boxInput()` (either number box changed), and `key(event)` (a keydown listened to on the
+ * window in the capture phase).
  * @param {object} ed the editor's handle (`editor.js`)
- * @returns {{toggle: (on: boolean) => void, removeNearest: () => void, boxInput: () => void,
- *   key: (e: KeyboardEvent) => void}}
+ * @returns {{toggle: (on: boolean) => void, removeNearest: () => void, removeSelected: () => void,
+ *   boxInput: () => void, key: (e: KeyboardEvent) => void}}
  */
 export function editorKeys(ed) {
   const { ui, marked } = ed;
@@ -62,6 +63,12 @@ export function editorKeys(ed) {
     const { X, y } = ed.state();
     if (!y.length) return ed.say("There are no points to remove.", true);
     ed.remove(nearestPoint(X, marked.cursor));
+  };
+  /** "Remove point": the selected point goes, and the focus to the picture (the button is disabled after it). */
+  const removeSelected = () => {
+    if (marked.selected === null) return ed.say("No point is selected: click or tap a point first.", true);
+    ed.remove(marked.selected);
+    ed.player().picture.focus({ preventScroll: true });
   };
   const cursorKey = (key, shift) => {
     const span = spanOf(ed.view());
@@ -101,5 +108,5 @@ export function editorKeys(ed) {
       ed.marks();
     }
   };
-  return { toggle, removeNearest, boxInput, key };
+  return { toggle, removeNearest, removeSelected, boxInput, key };
 }

@@ -10,8 +10,8 @@ import { fmt, PT, svgEl } from "./scene.js";
 
 /** What a click does, said after the picture's sentence (its accessible name) and in the help. */
 export const EDIT_HINT =
-  "Click on the picture to add a point (shift-click: the other class), drag a point to move it, " +
-  "alt-click it to remove it.";
+  "Click or tap to add a point (shift-click: the other class), drag a point to move it, select one and press " +
+  "Remove point.";
 
 /** The keys of the editor, said under its controls. */
 export const EDIT_KEY_HELP =
@@ -148,6 +148,7 @@ export function buildEditorControls(doc, id) {
   pos.setAttribute("aria-label", "class +1");
   neg.setAttribute("aria-label", "class −1");
   row.appendChild(classes);
+  const removeOne = button(doc, row, "Remove point", "remove the point selected (Delete; or alt-click a point)");
   const undo = button(doc, row, "Undo", "undo the last edit");
   const redo = button(doc, row, "Redo", "redo the edit undone");
   const again = button(doc, row, "Start again", "back to the lesson's data");
@@ -193,6 +194,7 @@ export function buildEditorControls(doc, id) {
     row,
     pos,
     neg,
+    removeOne,
     undo,
     redo,
     again,

@@ -220,10 +220,10 @@ export function altText(run, n, k, wrong) {
  * @returns {string[]}
  */
 export function summaryLines(s, separator = "line") {
-  if (s.n === 0) return ["Your data: no points yet. Click on the picture to place one."];
+  if (s.n === 0) return ["Your data: no points yet. Click or tap the picture to place one."];
   const out = [`Your data: ${pluralOf(s.n, "point")} (${s.nPos} of class +1, ${s.nNeg} of class −1).`];
   if (s.separable === null) {
-    const other = s.nNeg === 0 ? "−1 (shift-click)" : "+1 (shift-click)";
+    const other = s.nNeg === 0 ? "−1 (the −1 button, or shift-click)" : "+1 (the +1 button, or shift-click)";
     out.push(`One class only: place a point of class ${other} to give the perceptron something to separate.`);
     out.push(`Mistakes made: ${s.mistakes}.`);
     return out;
