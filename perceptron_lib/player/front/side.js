@@ -72,13 +72,13 @@ export function keepingFocus(root, move) {
 
 /**
  * Keep the lecture column beside the picture down to the picture's bottom (or `LECTURE_SIDE_PX` under its top where
- * the picture is shorter, a wide view): the readout scrolls inside it (a focusable, named region). The panels' places follow the
- * widget's width: when the column's parts leave the readout less than its least height (its `min-height`: the column
- * runs below the picture) and panels stand in it, `crowd(true)` puts them under tabs (`panelPlaces` with
- * `crowded`); once the widget's width is `RETRY_PX` away from what it was then (a wider window, the file browser
- * closed, the page zoomed out; or narrower: a narrower column draws its chart smaller), `crowd(false)` tries them
- * beside the picture again, and they go back under their
- * tabs at once (before the page is painted) if they still do not fit. The focus is kept (`keepingFocus`).
+ * the picture is shorter, a wide view): the readout scrolls inside it (a focusable, named region). The panels'
+ * places follow the widget's width: when the column's parts leave the readout less than its least height (its
+ * `min-height`: the column runs below the picture) and panels stand in it, `crowd(true)` puts them under tabs
+ * (`panelPlaces` with `crowded`); once the widget's width is `RETRY_PX` away from what it was then (a wider window,
+ * the file browser closed, the page zoomed out; or narrower: a narrower column draws its chart smaller),
+ * `crowd(false)` tries them beside the picture again, and they go back under their tabs at once (before the page is
+ * painted) if they still do not fit. The focus is kept (`keepingFocus`).
  * @param {{side: HTMLElement, figure: HTMLElement, box: HTMLElement, large: boolean, crowd: (on: boolean) => boolean}}
  *   parts `box`: the widget's own element, whose width is followed; `crowd(on)` returns whether anything moved
  * @returns {() => void} the fit, to call when the figure's or the widget's size changes (a ResizeObserver's callback)
@@ -92,7 +92,7 @@ export function fitColumn({ side, figure, box, large, crowd }) {
   // scaled deck's slide)
   const hold = () => {
     const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
-    const k = figure.offsetHeight > 0 ? f.height / figure.offsetHeight : 1;
+    const k = f.height / figure.offsetHeight; // fit() runs hold() only on a figure laid out
     const beside = s.left >= f.right - 1;
     const bottom = Math.max(f.bottom, f.top + LECTURE_SIDE_PX * k);
     side.style.maxHeight = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
@@ -100,8 +100,9 @@ export function fitColumn({ side, figure, box, large, crowd }) {
   };
   const overflows = () => side.scrollHeight > side.clientHeight + 1;
   const fit = () => {
-    if (!hold() || !large) return;
     const width = box.clientWidth;
+    if (width === 0 || figure.offsetHeight === 0) return; // not laid out (a hidden tab of JupyterLab): nothing to fit
+    if (!hold() || !large) return;
     const root = side.closest(".perceptron-browserplayer") ?? box;
     if (!crowded && overflows()) {
       keepingFocus(root, () => {
