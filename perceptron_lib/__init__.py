@@ -18,6 +18,7 @@ matplotlib nor ipywidgets, and changes no global state (no rcParams, no random s
 """
 
 from .core.averaged import fit_averaged, pocket, voted_predict
+from .core.batched import fit_batch, fit_minibatch
 from .core.bounds import hinge_mistake_bound, mistake_bound, offset_mistake_bound
 from .core.dual import fit_kernel_perceptron
 from .core.kernels import lift, lift_kernel
@@ -26,7 +27,7 @@ from .core.margins import geometric_margin, is_separable, max_margin_separator, 
 from .core.perceptron import is_mistake
 from .core.runs import Cycle, History, Run, State
 from .core.subgradients import perceptron_subgradient
-from .core.training import fit_batch, fit_minibatch, fit_perceptron, reference_perceptron
+from .core.training import fit_perceptron, reference_perceptron
 
 __all__ = [
     "fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron", "fit_averaged", "pocket",

@@ -1,7 +1,7 @@
 """The perceptron's online fit (`fit_perceptron`) and a plain reference (`reference_perceptron`).
 
 Every fit returns a `Run` (see `perceptron_lib.core.runs`). The batched fits, `fit_minibatch` and `fit_batch`, are
-in `perceptron_lib.core.batched` (and importable from here too).
+in `perceptron_lib.core.batched`.
 
 Every fit is built on the one rule of `perceptron_lib.core.perceptron`: the online fits call `step` (this one its
 body, `step_sized`, with the sizes it has already), the batched ones `batch_step`. The online fit produces exactly
@@ -29,7 +29,6 @@ from .._validation import (
     check_start,
     check_X_y,
 )
-from .batched import fit_batch, fit_minibatch
 from .perceptron import (
     FLOAT32_LIMIT,
     UPDATE_RULES,
@@ -42,7 +41,7 @@ from .perceptron import (
 from .recorder import Recorder
 from .runs import Cycle, History, Run
 
-__all__ = ["fit_perceptron", "fit_minibatch", "fit_batch", "reference_perceptron"]
+__all__ = ["fit_perceptron", "reference_perceptron"]
 
 ORDERS = ("cyclic", "random")
 
