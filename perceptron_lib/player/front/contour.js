@@ -215,7 +215,7 @@ export function buildContour(doc, run, spec) {
   const titleLines = Math.max(...spec.titles.map((t) => t.split("\n").length));
   const tickPx = textPx(style, "tick_size");
   const labelPx = textPx(style, "label_size");
-  const notePx = textPx(style, "legend_size") * 0.9;
+  const notePx = textPx(style, "legend_size"); // the legend's size: in the lecture preset, no text under 18 px
   const axisBottom = (3 + 2 * style.spine_width) * PT + tickPx * 1.25 + labelPx * 1.3 + 2;
   const left = tickPx * 3.2 + labelPx * 1.3 + 6;
   // the note on the numbers: in the lecture preset under the axis name w₁, as in the kernel's still (the map has a
@@ -266,7 +266,8 @@ export function buildContour(doc, run, spec) {
   const most = under ? 2 * Math.min(left + side / 2, side / 2 + 14 + barWidth) - notePx : notePx * 12;
   const note = wrapWords(doc, (spec.note ?? []).join(" "), notePx, most);
   if (under && note.length) m.bottom += notePx * (1.25 * note.length + 0.2);
-  const noteWidth = under || !note.length ? 0 : notePx * 0.4 + Math.max(...note.map((line) => textWidth(doc, line, notePx)));
+  const noteWidth =
+    under || !note.length ? 0 : notePx * 0.4 + Math.max(...note.map((line) => textWidth(doc, line, notePx)));
   const width = m.left + side + 14 + barWidth + 4 + noteWidth;
   const height = m.top + side + m.bottom;
   svg.setAttribute("viewBox", `0 0 ${fmt(width)} ${fmt(height)}`);

@@ -250,7 +250,7 @@ class ContourPathPanel:
         self._title()
         if self.kinks:  # under the axis name w₁, as the browser's panel writes it
             ax.annotate("\n".join(KINK_NOTE), xy=(0.5, 0.0), xycoords=ax.xaxis.label, xytext=(0, -3),
-                        textcoords="offset points", ha="center", va="top", fontsize=self.slice.s.legend_size * 0.9,
+                        textcoords="offset points", ha="center", va="top", fontsize=self.slice.s.legend_size,
                         color="#000000")
         self.moving = moving
         self.update(0)
