@@ -236,6 +236,10 @@ def _open_lesson_03(page, hub, name):
     page.locator(".jp-DirListing-item", has_text=LESSON.split("/")[-1]).first.dblclick()
     page.wait_for_selector(f"{SHOWN} .jp-Notebook .jp-Cell")
     page.wait_for_function(JS_LESSON_SETTLED, arg=[LESSON.split("/")[-1], 300], polling=50)
+    # its kernel started and nothing run yet: the lesson is not marked modified (● on its tab): the release carries
+    # the version of the students' Python that JupyterLab writes into language_info (tools/hub/course.py)
+    dirty = page.locator(".lm-DockPanel .lm-TabBar-tab.jp-mod-current.jp-mod-dirty").count()
+    assert dirty == 0, f"{name}: lesson 03 opened marked modified, before anything ran"
     _run_all(page)
     try:
         page.wait_for_function(JS_PROMPTS_DONE, timeout=TIMEOUT_MS, polling=300)
@@ -554,8 +558,9 @@ def test_hub_release_says_what_it_did_for_each_user(hub):
     """`make hub-release` for a student who never logged in makes their copy and says so; a second release with
     nothing new says "up to date"."""
     import dataclasses
+    import json
 
-    from tools.hub import classroom, setup
+    from tools.hub import classroom, course, setup
 
     name = "pc-test-r"
     _remove_user(name)
@@ -564,10 +569,36 @@ def test_hub_release_says_what_it_did_for_each_user(hub):
         klass = dataclasses.replace(_class_of(hub), students=(name,))
         first = classroom.release(klass)[name]
         assert first.startswith("made their copy, ~pc-test-r/perceptron-course"), first
-        assert (Path(pwd.getpwnam(name).pw_dir) / LESSON).is_file()
+        lesson = json.loads((Path(pwd.getpwnam(name).pw_dir) / LESSON).read_text(encoding="utf-8"))
+        # the version the student's kernel reports: JupyterLab finds it already there and marks nothing modified
+        assert lesson["metadata"]["language_info"]["version"] == course.python_version(klass.python)
         assert classroom.release(klass)[name] == "up to date (had this release)"
     finally:
         _remove_user(name)
+
+
+def test_a_release_carries_the_students_python_version_and_nothing_else_changes(tmp_path):
+    """No hub needed: the lessons released for the hub hold the students' kernel's Python version in
+    language_info (as JupyterLab would write it on opening); every other byte is the lesson's."""
+    import json
+    import sys
+
+    from tools.hub import course
+    from tools.hub.setup import STUDENT_PYTHON
+
+    python = STUDENT_PYTHON if STUDENT_PYTHON.exists() else Path(sys.executable)  # the hub's students' Python
+    releases = course.publish_releases(os.getgid(), hub_dir=tmp_path, python=python)
+    here = course.python_version(python)
+    for audience, name in (("students", "03_hyperplane_updates.ipynb"),
+                           ("instructor", "solutions/03_hyperplane_updates_solutions.ipynb")):
+        shown = subprocess.run(["git", f"--git-dir={releases[audience]}", "show", f"lessons:{name}"],
+                               capture_output=True, text=True, check=True).stdout  # fmt: skip
+        saved = (ROOT / "notebooks" / name).read_text(encoding="utf-8")
+        assert json.loads(shown)["metadata"]["language_info"]["version"] == here
+        assert course.with_kernel_version(saved, here).rstrip("\n") == shown.rstrip("\n")
+    odd = course.with_kernel_version(saved, "3.99.1")
+    changed = [(a, b) for a, b in zip(saved.splitlines(), odd.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][1].strip() == '"version": "3.99.1"', changed
 
 
 def test_a_second_hub_on_a_taken_api_port_stops_at_once_and_names_a_free_one(hub, tmp_path):

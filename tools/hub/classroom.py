@@ -103,7 +103,7 @@ def release(hub: Hub, *, now: bool = True) -> dict[str, str]:
     """Publish the lessons; with `now`, pull them into every user's copy as that user. {user: what happened}:
     their copy made now, updated to this release, up to date already, or not updated and why."""
     releases = course.publish_releases(_user(hub.instructor).pw_gid, solutions_for_students=hub.solutions,
-                                       hub_dir=hub.release_dir, notebooks=hub.notebooks)  # fmt: skip
+                                       hub_dir=hub.release_dir, notebooks=hub.notebooks, python=hub.python)  # fmt: skip
     done = {}
     for name in [*hub.students, hub.instructor]:
         if not now:

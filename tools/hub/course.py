@@ -14,13 +14,23 @@ and no other group), so nbgitpuller's merge brings a corrected lesson into ``~/p
 and never overwrites one the student has edited, exactly as ``make lab`` does with ``my-course/``.
 The pull runs in the students' venv, from the repository's root (``tools/`` is readable by all;
 ``notebooks/solutions`` and ``.git`` are not, see tools/hub/setup.py).
+
+Given the students' Python (``python=``), a release's lessons carry that Python's version in
+``metadata.language_info.version``, the line JupyterLab writes from the kernel when a lesson opens: with
+the version the lessons were saved with (the course's venv) there instead, every lesson opened on the hub
+would be marked modified at once, and saved as edited. JupyterLab leaves metadata equal to what it would
+write untouched, so with this version a lesson opens unmodified.
 """
 
 from __future__ import annotations
 
 import fcntl
+import functools
+import json
 import os
+import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 from tools import student_copy
@@ -40,16 +50,48 @@ def release_path(audience: str, hub_dir: Path = HUB_DIR) -> Path:
 
 
 def publish_releases(instructor_gid: int, *, solutions_for_students: bool = False, hub_dir: Path = HUB_DIR,
-                     notebooks: Path = NOTEBOOKS) -> dict[str, Path]:  # fmt: skip
+                     notebooks: Path = NOTEBOOKS, python: Path | None = None) -> dict[str, Path]:  # fmt: skip
     """Publish both releases (a commit only when a lesson changed) and set who may read them.
 
     One publish at a time (a lock file in `hub_dir`): the hub's logins and ``make hub-release`` write the same
-    release repositories.
+    release repositories. With `python` (the students' kernels' Python), the lessons released carry its version
+    in ``language_info`` (the module's docstring says why).
     """
     Path(hub_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(hub_dir) / ".publish.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _publish(instructor_gid, solutions_for_students, Path(hub_dir), Path(notebooks))
+        if python is None:
+            return _publish(instructor_gid, solutions_for_students, Path(hub_dir), Path(notebooks))
+        with tempfile.TemporaryDirectory(prefix="course-release-") as tmp:
+            saved_as = kernel_copy(Path(notebooks), Path(tmp) / "notebooks", python_version(python))
+            return _publish(instructor_gid, solutions_for_students, Path(hub_dir), saved_as)
+
+
+@functools.lru_cache(maxsize=8)
+def python_version(python: Path) -> str:
+    """The version `python`'s kernel reports as ``language_info.version`` (ipykernel: ``sys.version``'s first word)."""
+    proc = subprocess.run([str(python), "-c", "import sys; print(sys.version.split()[0])"], capture_output=True,
+                          text=True, timeout=60, check=True)  # fmt: skip
+    return proc.stdout.strip()
+
+
+def with_kernel_version(text: str, version: str) -> str:
+    """A notebook's text with ``metadata.language_info.version`` set to `version`, every other byte as it was."""
+    info = json.loads(text).get("metadata", {}).get("language_info", {})
+    if "version" not in info or info["version"] == version:
+        return text
+    start = text.rfind('"language_info"')  # the notebook's metadata comes last; a quote inside a string is escaped
+    found = re.compile(r'"version": "(?:[^"\\]|\\.)*"').search(text, start)
+    return text[: found.start()] + f'"version": {json.dumps(version)}' + text[found.end() :]
+
+
+def kernel_copy(notebooks: Path, dest: Path, version: str) -> Path:
+    """The lessons and solutions of `notebooks` copied into `dest` with `version` as their kernel's version."""
+    for rel in student_copy.release_files(notebooks, solutions=True):
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        text = (notebooks / rel).read_text(encoding="utf-8")
+        (dest / rel).write_text(with_kernel_version(text, version), encoding="utf-8")
+    return dest
 
 
 def _publish(instructor_gid: int, solutions_for_students: bool, hub_dir: Path, notebooks: Path) -> dict[str, Path]:

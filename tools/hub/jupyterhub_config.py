@@ -138,7 +138,7 @@ RELEASE_DIR = Path(os.environ.get("COURSE_HUB_RELEASE_DIR", course.HUB_DIR))
 
 def _publish():
     return course.publish_releases(INSTRUCTOR_GID, solutions_for_students=SOLUTIONS, hub_dir=RELEASE_DIR,
-                                   notebooks=NOTEBOOKS)  # fmt: skip
+                                   notebooks=NOTEBOOKS, python=STUDENT_VENV / "bin" / "python")  # fmt: skip
 
 
 _publish()  # at start: a course that cannot be published stops the hub here, not at a login
