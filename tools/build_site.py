@@ -48,6 +48,7 @@ from pathlib import Path
 import nbformat
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool
 
 from tools import course_export as ce
 from tools import widget_embed
@@ -66,6 +67,87 @@ class GlossaryLinks(Preprocessor):
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 cell.source = _GLOSSARY_LINK_RE.sub(r"\g<pre>\g<path>glossary.html", cell.source)
+        return nb, resources
+
+
+#: Said on the site under each lesson's "## Exercises" heading: the page shows the exercises, but no check runs there.
+EXERCISES_NOTE = (
+    '<p class="course-site-note" role="note"><strong>On this page</strong> you can read each exercise and work it '
+    "out with the numbers the page prints, but not check it: a check runs your answer in Python. To have your "
+    "answers checked, open this lesson's notebook where Python runs (<code>make lab</code> on a computer with the "
+    "course installed, or your course's notebook server if it has one), type them in and run each check.</p>"
+)
+#: Said on the site right above a live figure (`LiveFigure`), which moves only in a kernel: here it is its still.
+LIVE_FIGURE_NOTE = (
+    "On this page the figure below is a still picture: its sliders need Python (open the notebook with "
+    "<code>make lab</code> to move them)."
+)
+#: Added to `LIVE_FIGURE_NOTE` when the figure's sliders turn a 3-D view and a player further on the page has a
+#: lifted view, which turns in the page itself; {section} is the heading of that player's section.
+TURN_NOTE = (" The player of section “{section}”, further down, has a lifted view that you can turn right here: drag "
+             "it, or use its sliders.")
+_EXERCISES_RE = re.compile(r"\A\s*##\s+Exercises\b")
+_TURNING = ("azimuth", "elevation")
+
+
+def _note_output(html_text: str):
+    return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="course-site-note" role="note">'
+                                                                     f"{html_text}</p>"})
+
+
+def _live_figure_names(out) -> list[str] | None:
+    """The control names of a live figure's still (its text is "<LiveFigure: a, b>"), or None for any other output."""
+    text = out.get("data", {}).get("text/plain", "")
+    text = "".join(text) if isinstance(text, list) else text
+    if widget_embed.WIDGET_VIEW in out.get("data", {}) or not text.startswith("<LiveFigure") or "image/png" not in \
+            out.get("data", {}):
+        return None
+    return [name.strip() for name in text.removeprefix("<LiveFigure").strip(":> ").split(",")]
+
+
+def _turning_section(cells, states: dict) -> str | None:
+    """The heading of the section of the first live view in `cells` that has a lifted panel, or None."""
+    section = None
+    for cell in cells:
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## "):
+            section = cell.source.lstrip()[3:].splitlines()[0].strip()
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(widget_embed.WIDGET_VIEW)
+            model = states.get(view.get("model_id", ""), {}).get("state", {}) if view else {}
+            panels = [p for trait in ("options", "run") for p in (model.get(trait) or {}).get("panels", [])
+                      if isinstance(p, dict)]
+            if any(p.get("kind") == "lifted" for p in panels):
+                return section
+    return None
+
+
+class SiteNotes(Preprocessor):
+    """Say where the page cannot do what a notebook does, for a student with no Python: under each lesson's
+    "## Exercises" heading (`EXERCISES_NOTE`; on a lesson's page the checks' saved "not attempted yet" lines go, as
+    on the slides), and above each live figure's still (`LIVE_FIGURE_NOTE`, `TURN_NOTE`). Runs after
+    `widget_embed.LiveWidgets`, so a widget view still in an output is one that runs in the page."""
+
+    solutions = Bool(False, help="the page is a lesson's solutions: its checks' outputs (\"correct\") stay").tag(
+        config=True)
+
+    def preprocess(self, nb, resources):
+        states = nb.metadata.get("widgets", {}).get(widget_embed.WIDGET_STATE, {}).get("state", {})
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown" and _EXERCISES_RE.match(cell.source):
+                cell.source = cell.source.rstrip() + "\n\n" + EXERCISES_NOTE
+            if cell.cell_type != "code":
+                continue
+            if not self.solutions and "exercise-check" in cell.metadata.get("tags", []):
+                cell.outputs = []
+            outputs = []
+            for out in cell.outputs:
+                names = _live_figure_names(out)
+                if names is not None:
+                    section = _turning_section(nb.cells[i + 1:], states) if set(_TURNING) & set(names) else None
+                    outputs.append(_note_output(LIVE_FIGURE_NOTE + (TURN_NOTE.format(section=html.escape(section))
+                                                                    if section else "")))
+                outputs.append(out)
+            cell.outputs = outputs
         return nb, resources
 
 
@@ -122,6 +204,7 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
     exporter.register_preprocessor(ce.CourseLinks(link_suffix=link_suffix, link_targets=targets), enabled=True)
     exporter.register_preprocessor(GlossaryLinks(), enabled=True)
     exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
+    exporter.register_preprocessor(SiteNotes(solutions=rel.name.endswith("_solutions")), enabled=True)
     if path.suffix == ".md":  # the glossary: text only, nothing to re-run
         nb = glossary_notebook(path)
     else:
@@ -177,9 +260,9 @@ ones before it.</p>
 </ol>
 {words}
 <p class="note">This is the offline copy of the course: every figure is here, and the players step right
-in the page: press their buttons, or the arrow keys while the pointer is on a picture. (A figure moved by
-sliders needs Python: here it shows its picture.) It needs no internet and no Python. To
-change the code and run it, open the notebooks with <code>make lab</code>.</p>
+in the page: press their buttons (with a keyboard, Tab to a player's picture and press the arrow keys). It needs
+no internet and no Python. Two things do need Python: a figure moved by sliders, which shows its picture here,
+and the exercises' checks. To change the code and run it, open the notebooks with <code>make lab</code>.</p>
 </body>
 </html>
 """
