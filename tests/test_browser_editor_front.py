@@ -461,6 +461,9 @@ def test_undo_redo_start_again_clear_load_and_copy(page):
     page.click("#widget button:text-is('Copy points')")
     page.wait_for_function("() => /clipboard/.test(document.querySelector('#widget .pe-message').textContent)")
     assert page.input_value("#widget textarea") == points_literal(np.array(s5["X"]), np.array(s5["y"]))
+    page.fill("#widget textarea", "X = [[0, 1]]\ny = [1]")
+    page.click("#widget button:text-is('Load')")
+    assert _shown(page)["message"].startswith("Loaded 1 point from the box.")  # not '1 points'
 
 
 COPIED = "() => /clipboard/.test(document.querySelector('#widget .pe-message').textContent)"

@@ -43,6 +43,7 @@ import {
   liftedSteps,
   viewFor,
 } from "./runspec.js";
+import { pluralOf } from "./words.js";
 
 /** How long the browser's run shows before the editor says that some panels wait for a kernel, ms. */
 export const KERNEL_WAIT_MS = 1500;
@@ -274,7 +275,7 @@ export function mountEditor(model, el) {
   on(ui.load, "click", () =>
     edit(
       (s) => loadPointsText(s, ui.text.value),
-      () => `Loaded ${state.y.length} points from the box.`,
+      () => `Loaded ${pluralOf(state.y.length, "point")} from the box.`,
       true,
     ),
   );
@@ -322,7 +323,7 @@ export function mountEditor(model, el) {
   const fromPython = {
     "change:points": () => {
       const [X, y] = model.get("points");
-      if (!fittedOn({ X, y }, state)) edit((s) => loadPoints(s, X, y), `Loaded ${y.length} points.`, true);
+      if (!fittedOn({ X, y }, state)) edit((s) => loadPoints(s, X, y), `Loaded ${pluralOf(y.length, "point")}.`, true);
     },
     "change:lesson": () => {
       const [X, y] = model.get("lesson");
