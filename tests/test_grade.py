@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import grade
+from tools import grade, grade_submissions
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = ROOT / "notebooks" / "01_loss_geometry.ipynb"
@@ -247,10 +247,10 @@ def test_identify_by_checks_not_by_name(tmp_path):
     assert [e.id for e in course["01_loss_geometry.ipynb"]] == list(RIGHT)
     renamed = tmp_path / "whatever.ipynb"
     _write(renamed, _short_lesson(RIGHT))
-    assert grade.identify(renamed, course) == ("01_loss_geometry.ipynb", "")
+    assert grade_submissions.identify(renamed, course) == ("01_loss_geometry.ipynb", "")
     other = tmp_path / "01_loss_geometry.ipynb"
     _write(other, {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-    lesson, why = grade.identify(other, course)
+    lesson, why = grade_submissions.identify(other, course)
     assert lesson is None and "another course" in why
 
 

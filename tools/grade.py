@@ -50,15 +50,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from perceptron_lib.exercises.progress import Exercise, check_calls
-from tools.grade_submissions import (  # noqa: F401 (the grader's names, as before)
+from tools.grade_submissions import (
     GradeError,
     Submission,
     collect,
     course_exercises,
     course_lessons,
-    identify,
     not_handed_in,
-    student_of,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
