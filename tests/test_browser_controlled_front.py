@@ -20,7 +20,7 @@ from test_browser_switch_front import _clear_saves, _page, _saves, mount
 from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser import run_trait
-from perceptron_lib.player.browser_controlled import SETTINGS, BrowserControlled
+from perceptron_lib.player.browser_controlled import SETTINGS, BrowserControlled, kept_step
 from perceptron_lib.player.readout import state_lines
 
 N_SETTINGS = 300
@@ -94,6 +94,7 @@ def _settings_box(page):
     return page.evaluate("""() => { const r = document.querySelector('#widget');
         const box = (e) => { const b = e.getBoundingClientRect(); return [b.top, b.bottom, b.left, b.right]; };
         return {settings: box(r.querySelector('.pc-settings')), picture: box(r.querySelector('.pp-picture')),
+                figure: box(r.querySelector('.pp-figure')),
                 readout: box(r.querySelector('.pp-readout')), controls: box(r.querySelector('.pp-controls')),
                 widget: box(r.querySelector('.perceptron-browsercontrolled')),
                 head: r.querySelector('.pp-readout b').textContent}; }""")
@@ -113,10 +114,11 @@ def test_a_setting_is_fitted_at_once_then_pythons_run_replaces_the_browsers_word
     run = fit_perceptron(*_datasets()["40 points"], order="random", rng=0, max_epochs=200)
     K = len(run.history) - 1
     assert K != K0
-    shown = _frame(page)
-    assert shown["readout"][0] == f"Update {K} of {K} (epoch {run.history.epoch[-1]})." and _box(page) == str(K)
+    shown = _frame(page)  # at the student's place: update 1, of the new run
+    assert shown["readout"][0] == f"Update 1 of {K} (epoch {run.history.epoch[0]})." and _box(page) == "1"
     assert _saves(page) == [["settings"]] and page.evaluate("() => window.model.get('settings')") == s
     # the browser's own run: its steps are its own, nothing goes to the model
+    page.click("#widget button:text-is('End')")
     page.click("#widget button:text-is('Back')")
     assert _saves(page) == [["settings"]] and _box(page) == str(K - 1)
     # Python's reply (its words marked here, to see them replace the browser's), shown at the step on show
@@ -153,7 +155,8 @@ def test_sliders_and_the_seed_box_refit_and_tell_the_model_when_let_go(controlle
     seeds = {"w1": 0.25, "seed": 17}
     run = fit_perceptron(*_datasets()["40 points"], order="random", rng=17, w0=[0.25, 0.0], max_epochs=200)
     K = len(run.history) - 1
-    assert _frame(page)["readout"][0].startswith(f"Update {K} of {K}")
+    assert _frame(page)["readout"][0].startswith(f"Start state (update 0 of {K})")  # the student's place: 0
+    assert page.evaluate("() => document.activeElement.type") == "number"  # the box keeps the focus
     page.press("#widget .pc-settings input[type=number]", "Enter")
     sent = page.evaluate("() => window.model.get('settings')")
     assert {n: sent[n] for n in seeds} == seeds
@@ -166,9 +169,10 @@ def test_sliders_and_the_seed_box_refit_and_tell_the_model_when_let_go(controlle
 
 @pytest.mark.browser
 @pytest.mark.parametrize("preset", ["notebook", "lecture"])
-def test_the_settings_sit_beside_the_picture_or_right_above_it(controlled_page, preset):
+def test_the_settings_sit_beside_the_picture_or_under_it_and_tab_as_seen(controlled_page, preset):
     """Beside the picture, over the readout, where the widget is as wide as a notebook with its file browser open at
-    1440x900 (1000 px); right above the picture where it is narrow (700 px)."""
+    1440x900 (1000 px); under the picture, over the readout, where it is narrow (700 px). Tab goes as they are
+    seen: the player's buttons (Step top left), its picture, the settings, the readout."""
     page = controlled_page
     mount(page, BrowserControlled(_datasets(), style=preset), CONTROLLED_STATE)
     try:
@@ -177,14 +181,82 @@ def test_the_settings_sit_beside_the_picture_or_right_above_it(controlled_page, 
         assert m["settings"][2] >= m["picture"][3] and abs(m["settings"][0] - m["picture"][0]) <= 40, m
         assert m["readout"][0] >= m["settings"][1], "the readout is under the settings"
         tall = m["widget"][1] - m["widget"][0]
+        assert _tab_order(page) == TAB_ORDER[preset], _tab_order(page)
         page.set_viewport_size({"width": 700, "height": 900})
         m = _settings_box(page)
-        gap = m["picture"][0] - m["settings"][1]
-        between = m["controls"][1] - m["controls"][0]  # the player's buttons, and nothing else
-        assert 0 <= gap <= between + 30, f"{gap:.0f} px between the settings and the picture"
+        gap = m["settings"][0] - m["figure"][1]
+        assert 0 <= gap <= 40, f"{gap:.0f} px between the picture (with its legend) and the settings"
+        assert m["readout"][0] >= m["settings"][1], "the readout is under the settings"
+        assert _tab_order(page) == TAB_ORDER[preset]
     finally:
         page.set_viewport_size({"width": 1440, "height": 900})
-    print(f"{preset}: {tall:.0f} px tall at 1000 px wide; narrow, {gap:.0f} px from the settings to the picture")
+    print(f"{preset}: {tall:.0f} px tall at 1000 px wide; narrow, {gap:.0f} px from the figure to the settings")
+
+
+#: What Tab visits in the widget at k = 0 (Reset and Back disabled), as they are seen; the lecture readout scrolls, so
+#: it takes the focus too.
+_FIRST = ["Step", "End", "Play", "speed", "update k", "picture"]
+_SETTINGS = ["data", "order", "start w₁", "start w₂", "start b", "η", "test"]  # the seed waits for random order
+TAB_ORDER = {"notebook": _FIRST + _SETTINGS, "lecture": _FIRST[:5] + ["Keys"] + _FIRST[5:] + _SETTINGS + ["readout"]}
+
+
+def _tab_order(page) -> list:
+    """The widget's focusable parts in the page's (Tab's) order, each named by its text or label."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        '#widget :is(button, input, select, summary, [tabindex])')]
+      .filter((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length)
+      .map((e) => e.classList.contains('pp-picture') ? 'picture' : e.classList.contains('pp-readout') ? 'readout'
+        : e.tagName === 'BUTTON' || e.tagName === 'SUMMARY' ? e.textContent.trim()
+        : e.closest('label').firstChild.textContent.trim().replace(/ \\(of \\d+\\)$/, ''))""")
+
+
+@pytest.mark.browser
+def test_a_new_run_keeps_the_students_place_and_the_seed_waits_for_random_order(controlled_page):
+    """A presenter at update 2 who tries a setting stays at update 2 of the new run; at the end, at the end; a run
+    shorter than the place shows its last update, and the place comes back with a longer run. The seed, which
+    cyclic order does not use, is disabled there, saying so."""
+    page = controlled_page
+    player = BrowserControlled(_datasets())
+    mount(page, player, CONTROLLED_STATE)
+    seed = "#widget .pc-settings input[type=number]"
+    assert page.is_disabled(seed) and page.is_visible("#widget .pc-note")
+    assert page.evaluate("""(s) => document.querySelector(s).closest('label').textContent""", seed) == \
+        "seed (random order only)"
+    for _ in range(2):
+        page.click("#widget button:text-is('Step')")
+    slider = "#widget .pc-settings label:has-text('η') input[type=range]"
+    page.focus(slider)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # the slider kept the focus: two notches
+    X, y = _datasets()["40 points"]
+    run = fit_perceptron(X, y, eta=10 ** -0.5, max_epochs=200)
+    assert _frame(page)["readout"][0] == f"Update 2 of {len(run.history) - 1} (epoch {run.history.epoch[1]})."
+    page.select_option("#widget .pc-settings label:has-text('order') select", label="random")
+    assert not page.is_disabled(seed) and page.is_hidden("#widget .pc-note") and _box(page) == "2"
+    page.click("#widget button:text-is('End')")
+    page.fill(seed, "5")
+    page.press(seed, "Enter")
+    run = fit_perceptron(X, y, order="random", rng=5, eta=10 ** -0.5, max_epochs=200)
+    K = len(run.history) - 1
+    assert _box(page) == str(K) and _frame(page)["readout"][0].startswith(f"Update {K} of {K}")  # the end kept
+    page.fill("#widget .pp-controls input[type=number]", str(K - 2))
+    choose = "#widget .pc-settings label:has-text('data') select"
+    page.select_option(choose, label="6 points")
+    six = _datasets()["6 points"]
+    K6 = len(fit_perceptron(*six, order="random", rng=5, eta=10 ** -0.5, max_epochs=200).history) - 1
+    assert K6 < K - 2 and _box(page) == str(K6)  # a shorter run: its last update
+    page.select_option(choose, label="40 points")
+    assert _box(page) == str(K - 2)  # and the place back with the longer one
+    # Python's run of these settings replaces the browser's at the step on show
+    player.settings = page.evaluate("() => window.model.get('settings')")
+    page.evaluate("([run, k]) => window.model.fromPythonMany({run, k})", [player.get_state()["run"], player.k])
+    assert _box(page) == str(K - 2)
+    # the rule is Python's too: the browser's and the library's agree on random places and lengths
+    rng = np.random.default_rng(5)
+    cases = rng.integers(0, 30, size=(200, 3)).tolist()
+    got = page.evaluate("(cs) => cs.map(([k, a, b]) => "
+                        "window.front.keptStep(window.front.placeOf(Math.min(k, a), a), b))", cases)
+    assert got == [kept_step(min(k, a), a, b) for k, a, b in cases]
 
 
 @pytest.mark.browser
@@ -203,7 +275,7 @@ def test_python_refits_the_settings_and_refuses_what_no_control_offers():
     assert player.lines() == state_lines(fit_perceptron(X6, y6, max_epochs=200), X6, y6, 0)
     player.set(order="random", seed=4, eta=0.1)
     run = fit_perceptron(X6, y6, order="random", rng=4, eta=0.1, max_epochs=200)
-    assert player.K == len(run.history) - 1 and player.k == player.K
+    assert player.K == len(run.history) - 1 and player.k == 0  # the place (update 0) kept
     assert player.run["lines"] == [state_lines(run, X6, y6, k) for k in range(player.K + 1)]
     assert player.run["settings"]["seed"] == 4
     for bad, words in [({"eta": 0.2}, r"settings\['eta'\] must be one of"), ({"seed": 1000}, "0..999"),
@@ -215,6 +287,19 @@ def test_python_refits_the_settings_and_refuses_what_no_control_offers():
     with pytest.raises(ValueError, match="features"):
         BrowserControlled({"3-D": (np.eye(3), np.array([1.0, -1.0, 1.0]))})
     assert repr(player) == f"<BrowserControlled: 6 points, offset needed, random order, {player.K} updates>"
+    player.k = player.K
+    player.set(eta=1.0)  # at the end: the new run's end
+    assert player.k == player.K == len(fit_perceptron(X6, y6, order="random", rng=4, max_epochs=200).history) - 1
+    player.set(order="cyclic")
+    player.k = 1
+    before = player.run
+    player.set(seed=9)  # cyclic order uses no seed: the same run, the same place
+    assert player.k == 1 and player.run["w"] == before["w"] and player.run["i"] == before["i"]
+    assert [c for c in player.controls if c["name"] == "seed"][0]["used_with"] == {
+        "name": "order", "value": "random", "note": "random order only"}
+    # by hand: (k, K before, K after) -> the update shown
+    for case, want in [((0, 5, 9), 0), ((2, 5, 9), 2), ((2, 5, 1), 1), ((5, 5, 3), 3), ((5, 5, 9), 9), ((0, 0, 4), 4)]:
+        assert kept_step(*case) == want, case
 
 
 # ---------------------------------------------------------------------------------------------- JupyterLab
@@ -268,7 +353,8 @@ def test_in_jupyterlab_a_choice_and_a_setting_each_send_one_message_and_python_f
         page.select_option(f"{ctl} .pc-settings label:has-text('order') select", label="random")
         run = fit_perceptron(X, y, order="random", rng=0, max_epochs=200)
         K = len(run.history) - 1
-        page.wait_for_selector(f"{ctl} .pp-readout b:text-is('Update {K} of {K} (epoch {run.history.epoch[-1]}).')")
+        # at update 0 (the place kept), of the new run
+        page.wait_for_selector(f"{ctl} .pp-readout b:has-text('Start state (update 0 of {K}):')")
         page.wait_for_timeout(500)
         sent = page.evaluate(JS_SENT)
         assert [(m["type"], m["keys"]) for m in sent] == [("comm_msg", ["settings"])], sent
@@ -289,6 +375,7 @@ def test_in_the_site_with_no_kernel_the_browser_refits_and_switches(chromium, tm
     assert open_offline(page, out / "03_hyperplane_updates.html") == "ready"
     ctl = page.locator(".perceptron-browsercontrolled").first
     ctl.scroll_into_view_if_needed()
+    ctl.get_by_role("button", name="End").first.click()  # at the end: each new run is shown at its end
     ctl.locator(".pc-settings label:has-text('order') select").select_option(label="random")
     ctl.locator(".pc-settings label:has-text('data') select").select_option(label="6 points")
     X6, y6 = data.small_2d()

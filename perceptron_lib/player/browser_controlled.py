@@ -6,7 +6,8 @@ It sends its data sets and the run of its settings. A change of a setting is fit
 (``front/perceptron.js``: the library's step rule, and numpy's random order) with the library's words ported
 (``front/words.js``); the browser then sends the new ``settings`` (one message). Python fits them with the library
 and sends its run, whose words replace the browser's. With no kernel (an exported page), the browser's run stays.
-It draws and steps through ``front/player.js`` (``front/controlled.js`` around it) and displays as every player
+A new run is shown where the student was (`kept_step`: the same update k, or the end after the end), so that a
+presenter who tries a setting keeps the place; the seed, which cyclic order does not use, is disabled there. It draws and steps through ``front/player.js`` (``front/controlled.js`` around it) and displays as every player
 does (`browser_switch.PlayerShown`).
 """
 
@@ -27,7 +28,7 @@ from .browser_switch import PlayerShown, switch_module
 from .panels.data import DataPanel
 from .readout import TESTS, alt_text, plural, state_lines
 
-__all__ = ["BrowserControlled", "SETTINGS"]
+__all__ = ["BrowserControlled", "SETTINGS", "kept_step"]
 
 #: The settings a `BrowserControlled` offers: what `fit_perceptron` takes, under the lesson's names.
 SETTINGS = ("data", "order", "seed", "w1", "w2", "b", "eta", "test")
@@ -40,7 +41,9 @@ def _steps(lo, hi, step) -> list:
 
 
 def _controls(labels, *, start_range, eta_exponents, seed_max) -> list:
-    """The controls' specs: each a name, a label, and its choices (a list of [text, value]) or its range."""
+    """The controls' specs: each a name, a label, and its choices (a list of [text, value]) or its range. The seed's
+    ``used_with`` says that it does something only in random order (cyclic order draws nothing): the browser
+    disables it, with that note, in cyclic order."""
     starts = _steps(*start_range)
     etas = [10.0 ** e for e in _steps(*eta_exponents)]
 
@@ -50,13 +53,21 @@ def _controls(labels, *, start_range, eta_exponents, seed_max) -> list:
     return [
         {"name": "data", "label": "data", "kind": "select", "options": [[t, t] for t in labels]},
         {"name": "order", "label": "order", "kind": "select", "options": [["cyclic", "cyclic"], ["random", "random"]]},
-        {"name": "seed", "label": "seed", "kind": "int", "min": 0, "max": int(seed_max)},
+        {"name": "seed", "label": "seed", "kind": "int", "min": 0, "max": int(seed_max),
+         "used_with": {"name": "order", "value": "random", "note": "random order only"}},
         {"name": "w1", "label": "start w₁", "kind": "slider", "options": values(starts)},
         {"name": "w2", "label": "start w₂", "kind": "slider", "options": values(starts)},
         {"name": "b", "label": "start b", "kind": "slider", "options": values(starts)},
         {"name": "eta", "label": "η", "kind": "slider", "options": values(etas)},
         {"name": "test", "label": "test", "kind": "select", "options": [list(t) for t in _TESTS]},
     ]
+
+
+def kept_step(k: int, K_old: int, K_new: int) -> int:
+    """The update a new run of `K_new` updates is shown at, for a student at update `k` of a run of `K_old`: the
+    same k (the new run's last if it has fewer), or the new run's end if k was the old run's end
+    (``front/controlled.js`` keptStep). A change that leaves the run as it was leaves the student where they were."""
+    return K_new if k >= K_old else min(k, K_new)
 
 
 def _num(v) -> str:
@@ -177,14 +188,16 @@ class BrowserControlled(PlayerShown, anywidget.AnyWidget):
         return self._checked(proposal["value"])
 
     def _refit(self, change) -> None:
-        """New settings (the browser's, or Python's): the library fits them and sends its run, shown at its end."""
+        """New settings (the browser's, or Python's): the library fits them and sends its run, shown where the
+        student was (`kept_step`): the same update k (the run's last if it has fewer), its end after the end."""
         s = change["new"]
         self._fitted = self._fit(s)
         payload = self._run_trait(s)
-        with self.hold_sync():  # one message: the run and its last step
+        k = kept_step(self.k, self._k_max, payload["K"])
+        with self.hold_sync():  # one message: the run and the step it is shown at
             self._k_max = payload["K"]
             self.run = payload
-            self.k = payload["K"]
+            self.k = k
 
     def _shown_run(self):
         return self._fitted

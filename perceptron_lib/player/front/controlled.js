@@ -2,13 +2,17 @@
  * The controlled player in the browser: an anywidget front end (`export default { render }`) for
  * `perceptron_lib.player.browser_switch.BrowserControlled`.
  *
- * The fit's settings (data set, order, seed, start w₁ w₂ b, η, the test) sit right above the player. A change is
- * fitted here at once (`fitPerceptron`: the library's step rule, numpy's random order) and shown at the new run's
- * end, with the words of `words.js` (the library's `state_lines` and `alt_text`, ported); then the
- * new `settings` go to the model, one message. With a kernel, Python fits them with the library and sends its run
- * (`run`, with the `settings` it was fitted for), which replaces the browser's, words and all, at the step shown.
- * With no kernel the browser's run stays. While the browser's own run is on show, its steps are its own: `k` goes
- * to the model only for a run Python made (a `k` of a run Python has not seen would be refused).
+ * The fit's settings (data set, order, seed, start w₁ w₂ b, η, the test) sit beside the picture, or under it where
+ * the widget is narrow; in the page's order they come after the player's buttons and its picture, before its readout,
+ * as they are seen (Tab: Step, ..., the picture, the settings, the readout). A change is fitted here at once
+ * (`fitPerceptron`: the library's step rule, numpy's random order) and shown where the student was (`keptStep`: the
+ * same update k, the new run's last if it has fewer, its end if the student was at the end), with the words of
+ * `words.js` (the library's `state_lines` and `alt_text`, ported); then the new `settings` go to the model, one
+ * message. A setting that does nothing with the others as they are (the seed in cyclic order) is disabled, and says
+ * why. With a kernel, Python fits them with the library and sends its run (`run`, with the `settings` it was fitted
+ * for), which replaces the browser's, words and all, at the step shown. With no kernel the browser's run stays.
+ * While the browser's own run is on show, its steps are its own: `k` goes to the model only for a run Python made
+ * (a `k` of a run Python has not seen would be refused).
  */
 
 import { htmlEl } from "./controls.js";
@@ -66,21 +70,35 @@ export function browserRun(data, settings, fixed, style) {
  * The settings' controls: a select for a choice, a number box for the seed, a range over listed values for a start
  * or η (its value written beside it). `onChange(name, value, final)` is called on every change; `final` is false
  * while a slider is dragged or a number typed (the browser refits) and true when it is let go (then Python hears).
+ * A control whose spec has `used_with` ({name, value, note}: the seed, used by random order only) is disabled while
+ * the setting `name` is not `value`, its `note` shown beside it (and part of its name): `enable(settings)`.
  * @param {Document} doc
  * @param {object[]} controls the specs (`BrowserControlled.controls`)
  * @param {object} settings the values shown first
  * @param {(name: string, value: *, final: boolean) => void} onChange
- * @returns {{el: HTMLElement, show: (settings: object) => void}}
+ * @returns {{el: HTMLElement, show: (settings: object) => void, enable: (settings: object) => void}}
  */
 export function buildSettings(doc, controls, settings, onChange) {
   const el = htmlEl(doc, "fieldset", { class: "pc-settings" });
   el.appendChild(htmlEl(doc, "legend", {}, "Run settings (each change fits the run again)"));
+  const enables = [];
   const shows = controls.map((c) => {
     const label = htmlEl(doc, "label", { class: `pc-${c.kind}` }, `${c.label} `);
     el.appendChild(label);
     if (c.kind === "int") {
       const box = htmlEl(doc, "input", { type: "number", min: String(c.min), max: String(c.max), step: "1" });
-      label.appendChild(box);
+      const cell = htmlEl(doc, "span", { class: "pc-cell" });
+      cell.appendChild(box);
+      label.appendChild(cell);
+      const when = c.used_with;
+      if (when) {
+        const note = htmlEl(doc, "span", { class: "pc-note" }, `(${when.note})`);
+        cell.appendChild(note);
+        enables.push((s) => {
+          box.disabled = s[when.name] !== when.value;
+          note.hidden = !box.disabled;
+        });
+      }
       const read = (final) => {
         const v = Number(box.value);
         if (box.value !== "" && Number.isInteger(v) && v >= c.min && v <= c.max) onChange(c.name, v, final);
@@ -120,16 +138,21 @@ export function buildSettings(doc, controls, settings, onChange) {
       say();
     };
   });
+  const enable = (s) => {
+    for (const f of enables) f(s);
+  };
   const show = (s) => {
     for (const f of shows) f(s);
+    enable(s);
   };
   show(settings);
-  return { el, show };
+  return { el, show, enable };
 }
 
 /**
  * The look: the settings beside the picture, above the readout, where the widget is wide enough (a notebook with
- * its file browser open at 1440x900: `besideCss`), one row a setting; narrower, right above the player.
+ * its file browser open at 1440x900: `besideCss`), one row a setting; narrower, under the picture, above the
+ * readout. They are in the player's body, after its figure (`mountControlled`), in the cell `besideCss` gives them.
  */
 export const CONTROLLED_CSS = `
 .perceptron-browsercontrolled { container-type: inline-size; }
@@ -142,7 +165,12 @@ export const CONTROLLED_CSS = `
   font: inherit; font-size: 0.95em; color: #000; background: #fff; border: 1px solid #595959; border-radius: 4px;
   padding: 2px 6px; min-height: 30px; }
 .perceptron-browsercontrolled .pc-settings input[type=number] { width: 4.5em; }
-.perceptron-browsercontrolled .pc-settings input[type=range] { width: 8em; accent-color: #0072B2; }
+.perceptron-browsercontrolled .pc-settings .pc-cell { display: inline-flex; gap: 6px; align-items: center; }
+.perceptron-browsercontrolled .pc-settings .pc-note { color: #444; }
+.perceptron-browsercontrolled .pc-settings .pc-note[hidden] { display: none; }
+.perceptron-browsercontrolled .pc-settings input:disabled { color: #6b6b6b; background: #f2f2f2; border-color: #9a9a9a; }
+.perceptron-browsercontrolled .pc-settings input[type=range] { width: 8em; accent-color: #0072B2; padding: 0;
+  border: 0; min-height: 0; background: none; } /* not the player's box round its own inputs */
 .perceptron-browsercontrolled .pc-settings output { min-width: 2.6em; font-variant-numeric: tabular-nums; }
 .perceptron-browsercontrolled .pc-settings :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .perceptron-browsercontrolled.pp-large .pc-settings :is(legend, label, select, input, output) {
@@ -150,13 +178,39 @@ export const CONTROLLED_CSS = `
 @container (min-width: 56em) {
   .perceptron-browsercontrolled .pp-grid .pc-settings { display: grid; grid-template-columns: auto minmax(0, 1fr) auto;
     gap: 3px 8px; }
-  .perceptron-browsercontrolled .pp-grid .pc-settings :is(select, input[type=number]) { grid-column: 2 / -1;
+  .perceptron-browsercontrolled .pp-grid .pc-settings :is(select, .pc-cell) { grid-column: 2 / -1;
     justify-self: start; max-width: 100%; }
   .perceptron-browsercontrolled .pp-grid .pc-settings label { display: contents; }
   .perceptron-browsercontrolled .pp-grid .pc-settings input[type=range] { width: 100%; }
 }
 ${besideCss("perceptron-browsercontrolled", "pc-settings")}
+@container (min-width: 56em) {
+  .perceptron-browsercontrolled .pp-grid .pp-body > .pc-settings { grid-column: 2; grid-row: 1; position: relative;
+    z-index: 1; margin: 0 0 10px; }
+}
 `;
+
+/**
+ * Where the student is, to keep through a new run: update k, or the end (`Infinity`) when k is the run's last.
+ * @param {number} k the update shown
+ * @param {number} K the run's number of updates
+ * @returns {number}
+ */
+export function placeOf(k, K) {
+  return k >= K ? Number.POSITIVE_INFINITY : k;
+}
+
+/**
+ * The update a new run of K updates is shown at, for a student at `place` (`placeOf`): the same update k, the run's
+ * last if it has fewer, its end for a student who was at the end. A setting that leaves the run as it was (the
+ * same K) leaves the student where they were.
+ * @param {number} place
+ * @param {number} K
+ * @returns {number}
+ */
+export function keptStep(place, K) {
+  return Math.min(place, K);
+}
 
 const same = (a, b) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((n) => a[n] === b[n]);
 
@@ -173,10 +227,13 @@ export function mountControlled(model, el) {
   let settings = { ...model.get("settings") };
   // The player's model: `k` is the widget's while Python's run is on show, the browser's own otherwise.
   const local = { k: Number(model.get("k")), kernel: true, listeners: [], dirty: false };
+  let spec = model.get("run");
+  // where the student went (a step, Play, the box, Python's `k`): kept through a new run (`keptStep`)
+  let place = placeOf(local.k, spec.K);
   const proxy = {
     get: (name) => (name === "k" ? local.k : model.get(name)),
     set: (name, value) => {
-      if (name === "k") local.k = value;
+      if (name === "k") [local.k, place] = [value, placeOf(value, spec.K)];
       if (name === "k" && !local.kernel) return;
       model.set(name, value);
       local.dirty = true;
@@ -198,16 +255,17 @@ export function mountControlled(model, el) {
     root.style.setProperty("--pp-text", `${style.text_px}px`);
   }
   const holder = htmlEl(doc, "div", { class: "pp-holder" });
-  let spec = model.get("run");
   let player = null;
   let unfit = () => {};
+  /** Show `run` at step k: the first in a new player, with the settings between its picture and its column (the
+   * page's order is the order seen); the next in the same elements (`setRun`: the focus, in a setting too, stays). */
   const show = (run, kernel, k) => {
-    if (player !== null) player.unmount();
-    unfit();
     spec = run;
     local.kernel = kernel;
     local.k = clampStep(k, run.K);
+    if (player !== null) return player.setRun(run, local.k);
     player = mountPlayer(proxy, holder, run);
+    player.root.querySelector(".pp-figure").after(form.el);
     unfit = fitBeside(player, form.el);
   };
   const tellK = (k) => {
@@ -220,14 +278,16 @@ export function mountControlled(model, el) {
     const next = { ...settings, [name]: value };
     const kernelRun = model.get("run");
     if (same(next, kernelRun.settings) && !local.kernel) {
-      show(kernelRun, true, kernelRun.K); // back to the settings of Python's run: Python's run again
-      tellK(kernelRun.K);
+      const k = keptStep(place, kernelRun.K);
+      show(kernelRun, true, k); // back to the settings of Python's run: Python's run again
+      tellK(k);
     } else if (!same(next, spec.settings)) {
       const data = datasets.find((d) => d.label === next.data);
       const run = browserRun(data, next, model.get("fit"), style);
-      show(run, false, run.K);
+      show(run, false, keptStep(place, run.K));
     }
     settings = next;
+    form.enable(settings);
     if (final && !same(settings, model.get("settings"))) {
       model.set("settings", { ...settings });
       model.save_changes();
@@ -235,7 +295,7 @@ export function mountControlled(model, el) {
   };
   const form = buildSettings(doc, model.get("controls"), settings, change);
   const grid = htmlEl(doc, "div", { class: "pp-grid" });
-  grid.append(form.el, holder);
+  grid.append(holder); // the settings go into the player (`show`)
   root.append(htmlEl(doc, "style", {}, CONTROLLED_CSS), grid);
   el.replaceChildren(root);
   show(spec, true, local.k);
@@ -258,7 +318,7 @@ export function mountControlled(model, el) {
   const onK = () => {
     const k = Number(model.get("k"));
     if (!local.kernel || k === local.k) return;
-    local.k = k;
+    [local.k, place] = [k, placeOf(k, spec.K)];
     for (const cb of local.listeners) cb();
   };
   model.on("change:run", onRun);
