@@ -230,6 +230,51 @@ def test_the_chart_follows_the_widgets_width(page):
         page.set_viewport_size({"width": 1280, "height": 720})
 
 
+JS_KEEPING_FOCUS = """() => {
+  const {buildTabs, keepingFocus} = window.front;
+  const main = document.querySelector('main');
+  const root = document.createElement('div'), side = document.createElement('div');
+  root.className = 'perceptron-browserplayer';
+  const readout = document.createElement('div');
+  readout.className = 'pp-readout';
+  readout.tabIndex = 0;
+  side.append(readout);
+  root.append(side);
+  main.replaceChildren(root);
+  const chart = () => { const el = document.createElement('div'); el.className = 'pp-panel'; return el; };
+  const keep = document.createElement('div');
+  let tabs = null;
+  const place = (tabbed) => {
+    for (const part of tabs?.parts ?? []) part.remove();
+    side.querySelectorAll(':scope > .pp-panel').forEach((e) => e.remove());
+    const names = {id: 't', first: 'readout', keep};
+    tabs = tabbed ? buildTabs(document, side, readout, [{el: chart(), name: 'chart'}], names) : null;
+    if (!tabbed) side.prepend(chart());
+  };
+  const focused = () => { const a = document.activeElement;
+    return a.getAttribute('role') === 'tab' ? `tab ${a.textContent}` : a.className || a.tagName; };
+  const out = [];
+  place(true);
+  side.querySelector("[role='tab']:nth-child(2)").click();
+  side.querySelector("[role='tab']:nth-child(2)").focus();
+  keepingFocus(root, () => { place(false); place(true); }); // tried beside, back under the tabs: the same tab again
+  out.push(focused());
+  keepingFocus(root, () => place(false)); // the tabs gone: the chart the tab showed has nothing focusable
+  out.push(focused());
+  keepingFocus(root, () => place(true)); // the readout is not moved: it keeps the focus
+  out.push(focused());
+  main.replaceChildren();
+  return out;
+}"""
+
+
+def test_keeping_focus_across_a_relayout(page):
+    """`side.js` keepingFocus: a focused tab made again (the panels tried beside the picture and put back under their
+    tabs) takes the focus back; a tab that is gone hands it to what it showed (a chart with nothing focusable: the
+    readout); an element that was not moved keeps it."""
+    assert page.evaluate(JS_KEEPING_FOCUS) == ["tab chart", "pp-readout", "pp-readout"]
+
+
 def test_the_notebook_preset_keeps_the_chart_in_the_column(page):
     page.evaluate("(run) => window.mount({run, k: 0, interval_ms: 500})", _epoch_player_trait("notebook"))
     assert page.evaluate("() => document.querySelectorAll('#widget [role=tab]').length") == 0
