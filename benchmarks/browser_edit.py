@@ -31,7 +31,7 @@ from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import BrowserEditor
 from tests.browser_support import browser_missing_reason, launch
-from tests.test_browser_editor_front import editor_page
+from tests.test_browser_editor_front import editor_page, wire
 
 #: `n` timed clicks on an empty spot (found once, in page px), each followed by a timed Undo. Per edit: ms of the
 #: handler (check, fit, spec, new player) and of the style and layout it leaves (forced), then to the next frame
@@ -94,8 +94,9 @@ def _sets():
 def measure(page, X, y, edits):
     editor = BrowserEditor(fit_perceptron(X, y), X, y)
     state = editor.get_state()
-    page.evaluate("(s) => window.mount(s)", {name: state[name] for name in
-                                             ("run", "points", "lesson", "settings", "options", "k", "interval_ms")})
+    page.evaluate("(s) => window.mount(s)", wire({name: state[name] for name in
+                                                  ("run", "points", "lesson", "settings", "options", "k",
+                                                   "interval_ms")}))
     page.locator("#widget .pp-picture").scroll_into_view_if_needed()
     spot = page.evaluate(JS_SPOT, page.query_selector("#widget"))
     times = page.evaluate(JS_EDITS, [edits, spot])

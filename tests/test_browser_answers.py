@@ -27,7 +27,7 @@ from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
 from perceptron_lib.player.panels.vote_regions import canonical_pieces, vote_labels
 from perceptron_lib.player.readout import state_lines
 from tests.test_browser_editor_claims import same
-from tests.test_browser_editor_front import editor_page
+from tests.test_browser_editor_front import editor_page, wire
 
 pytestmark = pytest.mark.browser
 
@@ -167,9 +167,9 @@ def test_the_lessons_editor_with_no_kernel_shows_the_three_answers_of_its_own_po
     state = editor.get_state()
     assert state["options"]["fit"] == {"kind": "averaged", "epochs": 10}
     assert state["options"]["readout"] == "answers" and state["options"]["panels"][0]["kind"] == "answers"
-    page.evaluate("(state) => window.mount(state)", {name: state[name] for name in
-                                                    ("run", "k", "interval_ms", "points", "lesson", "settings",
-                                                     "options")})
+    page.evaluate("(state) => window.mount(state)", wire({name: state[name] for name in
+                                                         ("run", "k", "interval_ms", "points", "lesson", "settings",
+                                                          "options")}))
     box = page.locator("#widget .pp-plot").first.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.2)
     page.wait_for_timeout(1800)  # longer than the editor waits before a kernel note

@@ -19,6 +19,7 @@ from perceptron_lib.exercises import points_of
 from perceptron_lib.player import BrowserEditor
 from perceptron_lib.player.browser import RUN_VERSION
 from perceptron_lib.player.browser_editor import EDIT_HINT
+from perceptron_lib.player.library_run import unpacked
 from perceptron_lib.player.readout import alt_text, state_lines
 
 TEN = data.separable(10, margin=0.2, bias=True, seed=4)
@@ -97,7 +98,7 @@ def test_a_fit_of_the_lesson_is_what_python_sends():
 
     editor = _editor(fit=fit)
     editor.points = [[[1.0, 1.0], [-1.0, -1.0]], [1, -1]]
-    assert calls == [10, 2] and editor.run["w"][-1] == [2.0, 2.0]
+    assert calls == [10, 2] and editor.run["w"][-1] == [2.0, 2.0]  # a fit with no port: the full trait
     editor.refit()
     assert calls == [10, 2, 2]
 
@@ -143,7 +144,7 @@ def test_panels_come_with_every_run_of_the_library_and_say_what_the_browser_comp
     assert editor.full_run()["panels"] == [claims.front(fit_perceptron(X4, y4, fit_bias=False), X4, y4, style=s)]
     X5, y5 = np.vstack([X4, [[-1.5, 0.25]]]), np.append(y4, -1.0)
     editor.points = [X5.tolist(), y5.tolist()]  # as the browser sends them: the library's run with its panel
-    assert editor.library_run.mistakes == len(editor.run["w"]) - 1
+    assert editor.library_run.mistakes == len(unpacked(editor.run)["w"]) - 1
     assert editor.full_run()["panels"] == [claims.front(editor.library_run, X5, y5, style=s)]
     assert "message" not in editor.full_run()["panels"][0]
     editor.points = [[], []]

@@ -20,6 +20,7 @@ from perceptron_lib.player.browser_editor import KERNEL_NOTE, BrowserEditor
 from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
 from perceptron_lib.player.panels.vote_regions import vote_labels
 from tests.test_browser_editor_claims import page  # noqa: F401 (a fixture, used by name)
+from tests.test_browser_editor_front import wire
 
 
 def _points(seed=3, n=30):
@@ -77,9 +78,9 @@ def test_the_page_draws_the_answers_of_the_librarys_run_and_of_its_own(page):  #
     editor = BrowserEditor(run, X, y, fit=fit, panels=[AnswersPanel(fit)], readout=fit.readout, max_epochs=10,
                            k=run.mistakes, kernel_note="The answers need a kernel.")
     state = editor.get_state()
-    page.evaluate("(state) => window.mount(state)", {name: state[name] for name in
-                                                    ("run", "k", "interval_ms", "points", "lesson", "settings",
-                                                     "options")})
+    page.evaluate("(state) => window.mount(state)", wire({name: state[name] for name in
+                                                         ("run", "k", "interval_ms", "points", "lesson", "settings",
+                                                          "options")}))
     read = """() => ({run: document.querySelector('#widget .perceptron-browsereditor').dataset.run,
         vote: document.querySelectorAll('#widget path.pp-vote').length,
         lines: document.querySelectorAll('#widget line.pp-averaged, #widget line.pp-pocket').length,

@@ -20,7 +20,7 @@ from perceptron_lib.draw import style as _style
 from perceptron_lib.player.browser import _style_trait
 from perceptron_lib.player.browser_editor import BrowserEditor
 from perceptron_lib.player.panels.claims import ClaimsPanel
-from tests.test_browser_editor_front import editor_page
+from tests.test_browser_editor_front import editor_page, wire
 
 pytestmark = pytest.mark.browser
 
@@ -117,9 +117,9 @@ def test_the_editor_with_no_kernel_draws_the_claims_of_its_own_run(page):
     y4 = np.array([1.0, 1.0, -1.0, -1.0])
     editor = BrowserEditor(fit_perceptron(X4, y4, fit_bias=False), X4, y4, panels=[ClaimsPanel()])
     state = editor.get_state()
-    page.evaluate("(state) => window.mount(state)", {name: state[name] for name in
-                                                    ("run", "k", "interval_ms", "points", "lesson", "settings",
-                                                     "options")})
+    page.evaluate("(state) => window.mount(state)", wire({name: state[name] for name in
+                                                         ("run", "k", "interval_ms", "points", "lesson", "settings",
+                                                          "options")}))
     assert page.evaluate("document.querySelectorAll('#widget .pp-chart').length") == 1
     # an edit with no kernel: the browser's run, with its claims panel, at once
     box = page.locator("#widget .pp-plot").first.bounding_box()

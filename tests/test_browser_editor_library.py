@@ -16,15 +16,17 @@ import zlib
 
 import numpy as np
 import pytest
+from ipywidgets.widgets.widget import _remove_buffers
 
 from perceptron_lib.core import kernels
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player import LiftedPanel
 from perceptron_lib.player.browser_editor import BrowserEditor
-from perceptron_lib.player.library_run import FORM
+from perceptron_lib.player.library_run import ARRAYS, FORM, packed, unpacked
 from perceptron_lib.player.panels.averaged import AnswersFit, AnswersPanel
 from perceptron_lib.player.panels.claims import ClaimsPanel
 from tests.test_browser_editor_claims import page  # noqa: F401 (a fixture, used by name)
+from tests.test_browser_editor_front import wire
 
 
 def _points(rng, n, *, kind):
@@ -100,14 +102,55 @@ def test_a_refit_sends_the_librarys_run_without_its_words():
     assert lean["form"] == FORM and "lines" not in lean and "panels" not in lean and "alt" not in lean
     assert lean["mistakes"] == editor.library_run.mistakes  # a count, not the crosses of every step
     run = editor.library_run
-    np.testing.assert_array_equal(np.array(lean["w"]), run.history.w)
-    assert lean["i"] == run.history.i.tolist() and lean["K"] == full["K"] == len(run.history) - 1
+    np.testing.assert_array_equal(unpacked(lean)["w"], run.history.w)
+    assert unpacked(lean)["i"].tolist() == run.history.i.tolist() and lean["K"] == full["K"] == len(run.history) - 1
     assert lean["cycle"] == {"start": run.cycle.start, "length": run.cycle.length,
                              "mistakesPerCycle": run.cycle.mistakes_per_cycle}
     assert lean["summary"]["separable"] is False and lean["summary"]["gamma"] is None  # NaN goes as null
     assert [editor.lines(k) for k in range(lean["K"] + 1)] == full["lines"]
     assert editor.alt == full["alt"][min(editor.k, full["K"])]
-    assert len(json.dumps(lean)) < len(json.dumps(full)) / 4
+    state, _, buffers = _remove_buffers(lean)
+    assert len(json.dumps(state)) + sum(b.nbytes for b in buffers) < len(json.dumps(full)) / 4
+
+
+def _sent(editor):
+    """What ipywidgets sends of the editor's `run`: its JSON part, and {path: bytes} of its binary buffers."""
+    state, paths, buffers = _remove_buffers(editor.get_state(["run"]))
+    return state["run"], {tuple(p[1:]): bytes(b) for p, b in zip(paths, buffers, strict=True)}
+
+
+def test_the_lean_traits_numbers_go_as_binary_buffers_of_the_librarys_bits():
+    rng = np.random.default_rng(11)
+    for make, kind in ((_plain, "whole"), (_lifted, "noise"), (_answers, "noise")):
+        X, y = _points(rng, 14, kind=kind)
+        editor = make(X, y)
+        for _ in range(3):
+            Xe, ye = _points(rng, int(rng.integers(3, 30)), kind=kind)
+            editor.points = [Xe.tolist(), ye.astype(int).tolist()]
+            text, buffers = _sent(editor)
+            run, Xf = editor.library_run, np.asarray(editor._data[0])
+            keys = [(key, "data") for key in ARRAYS] + ([("averaged", "t", "data")] if text["averaged"] else [])
+            assert sorted(buffers) == sorted(keys), "every array of the run goes as a buffer, nothing else"
+            assert all(text[k].keys() == {"shape", "dtype"} for k in ARRAYS)  # no number of these as text
+            want = {"X": Xf, "y": np.where(ye > 0, 1.0, -1.0), **{k: getattr(run.history, k) for k in ARRAYS
+                                                                    if k not in ("X", "y")}}
+            for key, dtype in ARRAYS.items():  # the same bits, little-endian, in the shape the trait says
+                assert text[key]["dtype"] == dtype and text[key]["shape"] == list(np.shape(want[key])), key
+                assert buffers[(key, "data")] == np.asarray(want[key], dtype=dtype).tobytes(), key
+                got = unpacked(editor.run)[key]
+                assert got.dtype == np.dtype(dtype) and np.array_equal(got, want[key]), key
+            if text["averaged"]:
+                t = np.asarray(editor._fit.answers(run)[0].t)
+                assert buffers[("averaged", "t", "data")] == t.astype("<i4").tobytes()
+            assert unpacked(editor.run)["K"] == len(run.history) - 1
+
+
+def test_packed_says_what_it_cannot_pack():
+    with pytest.raises(ValueError, match="dtype must be one of"):
+        packed([1.0], "<f4")
+    with pytest.raises(ValueError, match="fit in 32 bits"):
+        packed([2**40], "<i4")
+    assert unpacked({"w": [[1.0, 2.0]], "K": 0}) == {"w": [[1.0, 2.0]], "K": 0}  # a full trait as it is
 
 
 def test_a_panel_or_readout_with_no_browser_port_keeps_the_full_trait():
@@ -127,15 +170,16 @@ def test_the_lean_trait_draws_what_the_full_trait_draws(page, name, make, kind, 
     X, y = _points(rng, 12, kind=kind)
     editor = make(X, y)
     state = editor.get_state()
-    page.evaluate("(s) => window.mount(s)", {key: state[key] for key in
-                                             ("run", "points", "lesson", "settings", "options", "k", "interval_ms")})
+    page.evaluate("(s) => window.mount(s)", wire({key: state[key] for key in
+                                                  ("run", "points", "lesson", "settings", "options", "k",
+                                                   "interval_ms")}))
     cycles = 0
     for _ in range(edits):
         n = int(rng.integers(3, 40))
         Xe, ye = _points(rng, n, kind=kind)
         page.evaluate("(p) => window.model.fromPython('points', p)", [Xe.tolist(), ye.astype(int).tolist()])
         editor.points = [Xe.tolist(), ye.astype(int).tolist()]  # the kernel's side: the library's run, lean
-        lean, full = json.loads(json.dumps(editor.run)), json.loads(json.dumps(editor.full_run()))
+        lean, full = wire(editor.run), json.loads(json.dumps(editor.full_run()))
         assert lean["form"] == FORM and "form" not in full
         K, cycles = lean["K"], cycles + (lean["cycle"] is not None)
         ks = sorted({0, 1 % (K + 1), K // 2, K})
@@ -146,3 +190,26 @@ def test_the_lean_trait_draws_what_the_full_trait_draws(page, name, make, kind, 
             assert g["label"] == w["label"], f"{name}, step {w['k']} of {K}"
             assert g["html"] == w["html"], f"{name}, step {w['k']} of {K}: the markup differs"
     assert cycles or "cycles" not in name, "no run of these edits cycled: the case tests no cycle"
+
+
+@pytest.mark.browser
+def test_the_page_reads_the_buffers_to_the_bit(page):  # noqa: F811
+    rng = np.random.default_rng(5)
+    X, y = _points(rng, 40, kind="noise")
+    editor = _plain(X, y)
+    run = editor.library_run
+    got = page.evaluate("(t) => { const n = front.libraryNumbers(fromWire(t)); return {X: n.X, y: n.y, w: n.w, b: n.b, "
+                        "i: n.i, epoch: n.epoch, mb: n.margin_before, ma: n.margin_after, K: n.K}; }", wire(editor.run))
+    assert got["K"] == len(run.history) - 1 and got["X"] == X.tolist() and got["y"] == y.tolist()
+    odd = [-0.0, 5e-324, 1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 0.1 + 0.2]
+    back = page.evaluate("(p) => front.unpack(fromWire(p))", wire(packed(odd)))
+    assert np.array_equal(back, odd, equal_nan=True) and np.signbit(back[0]) and not np.signbit(back[1])
+    assert page.evaluate("(p) => front.unpack(fromWire(p))", wire(packed([[3, -2**31], [0, 2**31 - 1]], "<i4"))) == \
+        [[3, -2**31], [0, 2**31 - 1]]
+    assert got["w"] == run.history.w.tolist() and got["b"] == run.history.b.tolist()  # floats: equal, not close
+    assert got["i"] == run.history.i.tolist() and got["epoch"] == run.history.epoch.tolist()
+    assert got["mb"] == run.history.margin_before.tolist() and got["ma"] == run.history.margin_after.tolist()
+    bad = wire(editor.run)
+    bad["w"]["shape"] = [len(run.history) + 1, 2]
+    with pytest.raises(Exception, match="the run's w is not a packed array of its shape"):
+        page.evaluate("(t) => front.libraryNumbers(fromWire(t))", bad)

@@ -20,8 +20,9 @@ from perceptron_lib.draw import style as _style
 from perceptron_lib.player import LiftedPanel
 from perceptron_lib.player.browser import _lifted_boundaries
 from perceptron_lib.player.browser_editor import BrowserEditor
+from perceptron_lib.player.library_run import unpacked
 from tests.test_browser_editor_claims import same
-from tests.test_browser_editor_front import editor_page
+from tests.test_browser_editor_front import editor_page, wire
 
 TOL = 1e-9
 STATE = ("run", "k", "interval_ms", "points", "lesson", "settings", "options")
@@ -46,12 +47,12 @@ def test_the_library_run_is_fitted_on_the_lift_and_drawn_as_circles():
     run = fit_perceptron(kernels.lift(X), y, max_epochs=100)
     full = editor.full_run()  # the lean `run` (the browser words it and draws its circles) made whole
     assert full["mode"] == "lifted" and editor.run["K"] == full["K"] == len(run.history) - 1
-    np.testing.assert_array_equal(np.array(editor.run["w"]), run.history.w)
-    assert np.array(editor.run["X"]).shape == (len(y), 3) and editor.options["lift"] == "bowl"
+    np.testing.assert_array_equal(unpacked(editor.run)["w"], run.history.w)
+    assert unpacked(editor.run)["X"].shape == (len(y), 3) and editor.options["lift"] == "bowl"
     assert full["panels"][0]["kind"] == "lifted" and editor.options["panels"][0]["kind"] == "lifted"
     assert editor.X.shape == (len(y), 2)  # what the exercises read: the clicks, not their lift
     editor.points = [[[0.1, 0.2], [1.2, 1.0]], [1, -1]]
-    assert np.array(editor.run["X"])[:, 2].tolist() == pytest.approx([0.05, 2.44])
+    assert unpacked(editor.run)["X"][:, 2].tolist() == pytest.approx([0.05, 2.44])
     editor.points = [[], []]
     assert editor.run["mode"] == "lifted" and editor.run["curves"] == [[]] and editor.run["K"] == 0
 
@@ -108,7 +109,7 @@ def test_the_browsers_circles_and_notes_are_lift_view_on_random_planes(page):
 def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
     editor = _editor()
     state = editor.get_state()
-    page.evaluate("(state) => window.mount(state)", {name: state[name] for name in STATE})
+    page.evaluate("(state) => window.mount(state)", wire({name: state[name] for name in STATE}))
     assert page.evaluate("document.querySelectorAll('#widget .pl-box').length") == 1  # Python's lifted view
     box = page.locator("#widget .pp-plot").first.bounding_box()
     page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5)
@@ -133,7 +134,7 @@ def test_the_editor_with_no_kernel_fits_the_lift_and_draws_its_circles(page):
     same(got["panels"], [LiftedPanel().front(run, kernels.lift(X), y, style=_style.get(None))], "panels")
     assert X.shape == (17, 2)
     # Python's run arrives: drawn in the editor's view, its circles cut to that view
-    page.evaluate("(r) => window.model.fromPython('run', r)", editor.run)
+    page.evaluate("(r) => window.model.fromPython('run', r)", wire(editor.run))
     after = json.loads(page.evaluate("""() => { const s = editor.spec(); return JSON.stringify({
         run: document.querySelector('#widget .perceptron-browsereditor').dataset.run, view: s.view,
         curves: [...Array(s.K + 1).keys()].map((k) => s.curves[k])}); }"""))

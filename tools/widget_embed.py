@@ -11,7 +11,9 @@ How a page gets its live players
   one, else its still picture with its alt text): a live figure's sliders would do nothing without its kernel.
   A live widget's output keeps its still picture, which the page shows until the widget is drawn (and for ever
   if scripts are off), and loses any HTML form. The state keeps only the models of the live widgets; a page with
-  none has no state and loads no widget script.
+  none has no state and loads no widget script. A kept model keeps its binary buffers (an editor's ``run``: its
+  arrays as `library_run.packed` sends them), base64 in the model's ``buffers`` list as nbclient stored them: the
+  widget manager's ``set_state`` puts each back in the state as a DataView, as a kernel's message would.
 * An anywidget stores its module's text in each widget's state. `LiveWidgets` takes every ``_esm`` and
   ``_css`` out of the state and stores each distinct text once for the whole site, as a classic script in
   ``widgets/modules/`` (a page from file:// may load a script, but may not ``import()`` another file); the

@@ -5,8 +5,9 @@
  * The browser owns the points while the student edits. Every edit (a click, a drag, an alt-click, the keyboard
  * cursor, Undo, Redo, Start again, Clear, Load) goes through `edits.js` (the rules of `core.edits`), is fitted here
  * (`fitPerceptron`, with the `settings` Python sent), drawn at once (`mountPlayer` with the spec of
- * `runspec.js`), announced in the message line (a polite live region), and then sent to Python as the `points`
- * trait, with the step shown (`k`), in one message. With a kernel, Python fits the same points with the library and
+ * `runspec.js`) and announced in the message line (a polite live region); the points go to Python (the `points`
+ * trait) before the page fits them, so that the kernel's fit runs while the page draws, and the step then shown
+ * (`k`) after, in a message of its own if it changed. With a kernel, Python fits the same points with the library and
  * sets `run`: the picture and the readout then show the library's numbers (the spec is replaced; the cursor, the
  * selection, the step and the focus stay). Python may also set `points` (a load), `lesson` and `settings`.
  *
@@ -39,6 +40,7 @@ import {
   editorFit,
   editorRunSpec,
   fitOptions,
+  libraryNumbers,
   libraryRunSpec,
   liftedSteps,
   viewFor,
@@ -118,7 +120,7 @@ export function mountEditor(model, el) {
   let state = startEdits(lesson[0], lesson[1], options.max_points);
   const sent = model.get("points");
   if (!fittedOn({ X: sent[0], y: sent[1] }, state)) state = Object.freeze({ ...state, X: sent[0], y: sent[1] });
-  let spec = model.get("run");
+  let spec = libraryNumbers(model.get("run")); // a lean trait's arrays come as binary buffers: read once here
   const style = spec.style;
   if (style.text_px > 0) {
     root.classList.add("pe-large");
@@ -187,14 +189,17 @@ export function mountEditor(model, el) {
     ui.undo.disabled = !state.undo.length;
     ui.redo.disabled = !state.redo.length;
   };
-  /** Fit the points here, draw the run at step k (default: the end, or the same step), send the points. */
+  /** Send the points, then fit them here and draw the run at step k (default: the end, or the same step), then send
+   * that step if it changed: Python fits the points while the page fits and draws its own run. */
   const refit = (said, k = null) => {
+    model.set("points", [state.X, state.y]);
+    model.save_changes();
     const next = own();
     const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
+    const before = model.get("k");
     show(next, at);
     say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
-    model.set("points", [state.X, state.y]); // the page is whole before Python is told
-    model.save_changes();
+    if (model.get("k") !== before) model.save_changes(); // the step on show, in a message of its own
   };
   /** One edit: the new state from `change(state)`, or a message saying why not (the points stay). */
   const edit = (change, said, fit = false) => {
@@ -334,7 +339,7 @@ export function mountEditor(model, el) {
       refit("Fitted again with the new settings.");
     },
     "change:run": () => {
-      const next = model.get("run");
+      const next = libraryNumbers(model.get("run"));
       if (fittedOn(next, state)) show(inView(next), clampStep(player.shown(), next.K), "library");
     },
   };

@@ -231,11 +231,68 @@ export function liftedSteps(W, B, view) {
   };
 }
 
+/** How a packed array's numbers are read (`library_run.ARRAYS`): bytes per number and the DataView getter. */
+const DTYPES = { "<f8": [8, "getFloat64"], "<i4": [4, "getInt32"] };
+
+/**
+ * A packed array of a lean trait (`library_run.packed`: `{shape, dtype, data}`, `data` its little-endian bytes, a
+ * DataView in anywidget's model as ipywidgets puts a binary buffer back) as a plain array, nested by rows for a
+ * shape of two; anything else (a plain array, null) as it is.
+ * @param {any} v
+ * @param {string} name the key, for the error
+ * @returns {any}
+ */
+export function unpack(v, name = "array") {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || !("shape" in v)) return v;
+  const reader = DTYPES[v.dtype];
+  const dv = dataView(v.data);
+  const flat = v.shape.length === 1;
+  const [rows, cols] = flat ? [v.shape[0], 1] : v.shape;
+  if (!reader || dv === null || v.shape.length > 2 || dv.byteLength !== rows * cols * reader[0]) {
+    throw new Error(`the run's ${name} is not a packed array of its shape ${JSON.stringify(v.shape)} (${v.dtype})`);
+  }
+  const [size, get] = reader;
+  const at = (j) => dv[get](j * size, true);
+  const out = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    if (flat) out[r] = at(r);
+    else {
+      const row = new Array(cols);
+      for (let c = 0; c < cols; c++) row[c] = at(r * cols + c);
+      out[r] = row;
+    }
+  }
+  return out;
+}
+
+/** A DataView of binary data (a DataView, a typed array's view, an ArrayBuffer), or null. */
+function dataView(d) {
+  if (d instanceof DataView) return d;
+  if (ArrayBuffer.isView(d)) return new DataView(d.buffer, d.byteOffset, d.byteLength);
+  return d instanceof ArrayBuffer ? new DataView(d) : null;
+}
+
+/** The keys of a lean trait's packed arrays (`library_run.ARRAYS`). */
+export const LIBRARY_ARRAYS = ["X", "y", "w", "b", "i", "epoch", "margin_before", "margin_after"];
+
+/**
+ * A lean trait with its packed arrays read (`unpack`; `averaged.t` too); any other trait as it is.
+ * @param {object} msg a `run` trait
+ * @returns {object}
+ */
+export function libraryNumbers(msg) {
+  if (msg?.form !== "library") return msg;
+  const out = { ...msg };
+  for (const key of LIBRARY_ARRAYS) out[key] = unpack(msg[key], key);
+  if (msg.averaged) out.averaged = { ...msg.averaged, t: unpack(msg.averaged.t, "averaged.t") };
+  return out;
+}
+
 /**
  * The run of a lean `run` trait (`perceptron_lib.player.library_run.library_trait`: the library's run, without its
  * words or panels) as `fitPerceptron` returns a run, so that the library's states are worded and drawn as the
  * browser's own run is.
- * @param {object} msg the lean trait (its `form` is "library")
+ * @param {object} msg the lean trait (its `form` is "library"), its arrays read (`libraryNumbers`)
  * @returns {object}
  */
 export function libraryRun(msg) {
@@ -263,13 +320,15 @@ export function libraryRun(msg) {
 }
 
 /**
- * The spec of the library's run from its lean trait: the run (`libraryRun`) and the library's summary numbers
- * (JSON's null for NaN read back as NaN) through `editorRunSpec`, with the editor's `look`.
- * @param {object} msg the lean trait
+ * The spec of the library's run from its lean trait: the run (`libraryRun`, its arrays read by `libraryNumbers`)
+ * and the library's summary numbers (JSON's null for NaN read back as NaN) through `editorRunSpec`, with the
+ * editor's `look`.
+ * @param {object} trait the lean trait
  * @param {object} look as `editorRunSpec`'s
  * @returns {object} the spec, its `form` "library"
  */
-export function libraryRunSpec(msg, look) {
+export function libraryRunSpec(trait, look) {
+  const msg = libraryNumbers(trait);
   const nan = (v) => v ?? Number.NaN;
   const m = msg.summary;
   const summary = { ...m, R: nan(m.R), gamma: nan(m.gamma), bound: nan(m.bound), boundPlain: nan(m.boundPlain) };
