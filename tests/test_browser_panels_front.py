@@ -217,7 +217,7 @@ def test_the_claims_curves_are_the_proofs_numbers(page):
         inner, sqnorm = (vertices(d)[-1] for _, d, _ in chart["moving"])
         assert np.allclose(inner, ax.px(k, tr.inner[k]), atol=PX)
         assert np.allclose(sqnorm, ax.px(k, tr.sqnorm[k]), atol=PX)
-        assert chart["title"] == f"t = {k} mistake{'' if k == 1 else 's'}, bound (R/γ)² = {tr.bound:.1f}"
+        assert chart["title"] == f"t = {k} mistake{'' if k == 1 else 's'}, bound (R/γ)² = {tr.bound:.3g}"
     floor = vertices(chart["whole"][0][1])  # the first line drawn whole: the floor t*eta*gamma
     xmax = spec["xlim"][1] / 1.03
     assert np.allclose(floor[-1], ax.px(xmax, tr.eta * tr.gamma * xmax), atol=PX)

@@ -57,7 +57,7 @@ def test_the_still_at_every_step_shows_the_claims(case):
     for k in [0, 1, 3, run.mistakes, 2, 0]:
         player.seek(k)
         check_panel(panel, k)
-        assert panel.ax.get_title() == f"t = {k} mistake{'' if k == 1 else 's'}, bound (R/γ)² = {tr.bound:.1f}"
+        assert panel.ax.get_title() == f"t = {k} mistake{'' if k == 1 else 's'}, bound (R/γ)² = {tr.bound:.3g}"
     for k in range(run.mistakes + 1):
         player.seek(k)
         check_panel(panel, k)

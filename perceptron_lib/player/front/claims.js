@@ -10,6 +10,7 @@
 
 import { maxMarginSeparator, radius } from "./max_margin.js";
 import { dot } from "./perceptron.js";
+import { ownNum } from "./words.js";
 
 /** The kernel grid of the reference curves (`ClaimsPanel.front`: 400 points from 0 to the axis' end). */
 const CLAIMS_GRID = 400;
@@ -23,33 +24,6 @@ const CLAIMS_GRID = 400;
 export function linspace(stop, num) {
   const step = stop / (num - 1);
   return Array.from({ length: num }, (_, i) => (i === num - 1 ? stop : i * step));
-}
-
-/**
- * Python's `f"{v:.1f}"` (ties of the exact binary value to even, as Python rounds them).
- * @param {number} v finite
- * @returns {string}
- */
-export function pyFixed1(v) {
-  const exact = Math.abs(v).toFixed(60);
-  const [whole, frac] = exact.split(".");
-  const rest = frac.slice(1);
-  if (/^50*$/.test(rest)) {
-    const tenths = BigInt(whole + frac[0]);
-    const rounded = tenths % 2n === 0n ? tenths : tenths + 1n;
-    const s = rounded.toString().padStart(2, "0");
-    return `${v < 0 ? "-" : ""}${s.slice(0, -1)}.${s.slice(-1)}`;
-  }
-  return v.toFixed(1);
-}
-
-/**
- * A number in the claims' title (`claims._num`): whole when within 1e-9 of one, else one decimal.
- * @param {number} v
- * @returns {string}
- */
-function claimNum(v) {
-  return Math.abs(v - Math.round(v)) < 1e-9 ? String(Math.round(v)) : pyFixed1(v);
 }
 
 /**
@@ -319,10 +293,11 @@ export function claimsSpec(run, X, y, recipe, style) {
     legend.push(claimEntry("t = (R/γ)²", c.bound, thin, dash));
   }
   const fixed = recipe.title ?? null;
+  // the bound as the editor's readout beside the panel writes it (`own_data.num`, `ownNum`)
   const titles =
     fixed !== null
       ? null
-      : at.map((t) => `t = ${t} mistake${t === 1 ? "" : "s"},${sep}bound (R/γ)² = ${claimNum(bound)}`);
+      : at.map((t) => `t = ${t} mistake${t === 1 ? "" : "s"},${sep}bound (R/γ)² = ${ownNum(bound)}`);
   return claimChart({
     K,
     title: fixed,

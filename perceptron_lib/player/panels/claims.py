@@ -25,6 +25,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from ...core import proof as _proof
+from ...core.own_data import num as _num
 from ...draw import plotting as _plot
 from ...draw import style as _style
 from .. import panel_specs as _spec
@@ -39,12 +40,9 @@ BOUND_COLOR = _style.OKABE_ITO["black"]  #: the vertical line t = (R / gamma)^2
 _SHOWS = ("claims", "claim1", "claim2", "chain")
 
 
-def _num(v: float) -> str:
-    v = float(v)
-    return str(int(round(v))) if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
-
-
 def _caption(k, bound, sep) -> str:
+    """The title at state k. The bound is written as the editor's readout beside the panel writes it
+    (`own_data.num`: 3 significant digits, whole numbers bare): one number, one way of writing it."""
     return f"t = {k} mistake{'' if k == 1 else 's'},{sep}bound (R/γ)² = {_num(bound)}"
 
 
