@@ -26,7 +26,9 @@ Every part runs idle, then with two ``python -c "while True: pass"`` keeping bot
 1-minute load average is printed beside each line. Medians; the maximum beside the next frame.
 
 Run from the repository root: ``.venv/bin/python -m benchmarks.browser_course [--clicks 30] [--edits 15]``
-(about four minutes). Needs ``/usr/bin/chromium`` (never ``playwright install``).
+(about four minutes). ``--before`` adds the 200-point editors as they were before the run's arrays went as
+binary buffers (`BEFORE_CELLS`), edited in turn with today's; ``--no-site`` skips the site. Needs
+``/usr/bin/chromium`` (never ``playwright install``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,44 @@ SCRATCH_CELLS = [
     "y2 = np.where(X2[:, 0] + 0.4 * rng.normal(size=200) > 0, 1.0, -1.0)",
     "BrowserEditor(fit_perceptron(X1, y1), X1, y1)",
     "BrowserEditor(fit_perceptron(X2, y2), X2, y2)",
+]
+
+#: ``--before``: the scratch notebook also shows the 200-point editors as they were before the run's arrays went as
+#: binary buffers and the points before the page's own fit (the benchmark's own subclasses; the product has no
+#: switch): ``ListsEditor`` sends the lean run's arrays as JSON lists (the old trait: the same keys and numbers), and
+#: its page fits and draws its own run before it sends the points (`FIT_FIRST` put in place of `SEND_FIRST` in the
+#: editor's module). Their edits alternate with the editors of today's, one edit each in turn.
+SEND_FIRST = """    model.set("points", [state.X, state.y]);
+    model.save_changes();
+    const next = own();
+    const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
+    const before = model.get("k");
+    show(next, at);
+    say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
+    if (model.get("k") !== before) model.save_changes(); // the step on show, in a message of its own
+"""
+FIT_FIRST = """    const next = own();
+    const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
+    show(next, at);
+    say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
+    model.set("points", [state.X, state.y]); // the page is whole before Python is told
+    model.save_changes();
+"""
+BEFORE_CELLS = [
+    "from perceptron_lib.player.browser_editor import editor_source as _src\n"
+    "from perceptron_lib.player.library_run import ARRAYS as _ARRAYS, unpacked as _unpacked\n"
+    f"_old = _src().replace({SEND_FIRST!r}, {FIT_FIRST!r})\n"
+    "assert _old != _src(), 'editor.js refit is not SEND_FIRST: update benchmarks/browser_course.py'\n"
+    "class ListsEditor(BrowserEditor):\n"
+    "    _esm = _old\n"
+    "    def _fitted(self, *a, **kw):\n"
+    "        t = super()._fitted(*a, **kw)\n"
+    "        if t.get('form') != 'library':\n"
+    "            return t\n"
+    "        u = _unpacked(t)\n"
+    "        return {**t, **{k: u[k].tolist() for k in _ARRAYS}}",
+    "ListsEditor(fit_perceptron(X1, y1), X1, y1)",
+    "ListsEditor(fit_perceptron(X2, y2), X2, y2)",
 ]
 
 #: Counts every comm message on the notebook's kernel connection (JupyterLab's ``anyMessage``), with the page's
@@ -285,6 +325,26 @@ def edits(page, locator, n: int, load: str, where: str, *, kernel: bool, path: s
     return {"where": where, "load": load, "load_avg": la, "edits": out, "kernel": kernel_log}
 
 
+def edits_alternating(page, locators: list, names: list, n: int, load: str, path: str) -> list:
+    """`edits` on several editors in turn (one edit each, then the next round): their rows side by side at the same
+    moments of the machine's load."""
+    out = [[] for _ in locators]
+    with under(load):
+        la = load_avg()
+        for j in range(n + 1):
+            for e, locator in enumerate(locators):
+                locator.locator(".pp-picture").scroll_into_view_if_needed()  # the spot where the editor is now
+                handle = locator.element_handle()
+                t = page.evaluate(JS_EDIT, [handle, page.evaluate(JS_SPOT, handle), True])
+                assert t["added"] and t["undone"], f"{names[e]}: a click did not add a point, or Undo did not remove it"
+                wait_kernel_settled(page, path, quiet_ms=100)
+                if j:  # the first round is a warm-up
+                    out[e].append(t)
+    kernel_log = json.loads(page.evaluate(JS_EXECUTE, KERNEL_READ) or "[]")
+    return [{"where": name, "load": load, "load_avg": la, "edits": o, "kernel": kernel_log}
+            for name, o in zip(names, out, strict=True)]
+
+
 def _split(r: dict) -> dict:
     """Medians (ms) of each part of an edit: page times (epoch ms) matched to the kernel's records (epoch s)."""
     parts = {name: [] for name in ("handler", "browser_painted", "library", "library_painted", "to_kernel", "fit",
@@ -335,11 +395,13 @@ def print_edits(rows: list) -> None:
               f"({s['handler']:.1f}) | {lib} | {rest} |")
 
 
-def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list, lessons) -> None:
+def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list, lessons,
+           before: bool = False) -> None:
+    cells = SCRATCH_CELLS + (BEFORE_CELLS if before else [])
     with course_lab(tmp / "lab") as server:
         (server.root_dir / SCRATCH).write_text(json.dumps({
             "cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": s}
-                      for s in SCRATCH_CELLS],
+                      for s in cells],
             "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
                                         "name": "python3"}},
             "nbformat": 4, "nbformat_minor": 5}))
@@ -364,11 +426,20 @@ def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_
         wait_kernel_settled(page, SCRATCH)
         page.evaluate(JS_WATCH)
         page.evaluate(JS_EXECUTE, KERNEL_WATCH)
-        for j, name in enumerate(("200 separable points", "200 points, no line")):
-            K = page.evaluate(JS_EXECUTE, f"print(_bench_editors[{j}].run['K'])").strip()
-            for load in ("idle", "busy"):
-                edit_rows.append(edits(page, page.locator(".perceptron-browsereditor").nth(j), n_edits, load,
-                                       f"JupyterLab, {name} (K = {K})", kernel=True, path=SCRATCH))
+        names = ["200 separable points", "200 points, no line"]
+        names += [f"{name}, before (lists, fit first)" for name in names] if before else []
+        Ks = [page.evaluate(JS_EXECUTE, f"print(_bench_editors[{j}].run['K'])").strip() for j in range(len(names))]
+        names = [f"JupyterLab, {name} (K = {K})" for name, K in zip(names, Ks, strict=True)]
+        locators = [page.locator(".perceptron-browsereditor").nth(j) for j in range(len(names))]
+        for load in ("idle", "busy"):
+            if before:  # now and before, one edit each in turn
+                order = [0, 2, 1, 3]
+                rows = edits_alternating(page, [locators[j] for j in order], [names[j] for j in order], n_edits,
+                                         load, SCRATCH)
+                edit_rows.extend(rows)
+                continue
+            for locator, name in zip(locators, names, strict=True):
+                edit_rows.append(edits(page, locator, n_edits, load, name, kernel=True, path=SCRATCH))
         page.close()
         server.shutdown_kernels()
 
@@ -390,8 +461,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clicks", type=int, default=30, help="timed Step clicks per place and load (default 30)")
     parser.add_argument("--edits", type=int, default=15, help="timed edits per editor and load (default 15)")
-    parser.add_argument("--lessons", nargs="+", default=list(LESSONS), help="lessons stepped and edited in "
+    parser.add_argument("--lessons", nargs="*", default=list(LESSONS), help="lessons stepped and edited in "
                         f"JupyterLab: their first player and first editor (default {' '.join(LESSONS)})")
+    parser.add_argument("--before", action="store_true", help="also the 200-point editors as they were before "
+                        "the run's arrays went as binary buffers and the points before the page's fit (`BEFORE_CELLS`)"
+                        ", their edits alternating with today's")
+    parser.add_argument("--no-site", action="store_true", help="skip the built site (JupyterLab only)")
     args = parser.parse_args(argv)
     missing = browser_missing_reason()
     if missing:
@@ -403,8 +478,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-course-") as tmp, sync_playwright() as pw:
         browser = launch(pw)
         (Path(tmp) / "site").mkdir()
-        in_site(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
-        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows, args.lessons)
+        if not args.no_site:
+            in_site(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
+        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows, args.lessons, args.before)
         browser.close()
     print_steps(step_rows)
     print_edits(edit_rows)
