@@ -7,8 +7,9 @@ It sends its data sets and the run of its settings. A change of a setting is fit
 (``front/words.js``); the browser then sends the new ``settings`` (one message). Python fits them with the library
 and sends its run, whose words replace the browser's. With no kernel (an exported page), the browser's run stays.
 A new run is shown where the student was (`kept_step`: the same update k, or the end after the end), so that a
-presenter who tries a setting keeps the place; the seed, which cyclic order does not use, is disabled there. It draws and steps through ``front/player.js`` (``front/controlled.js`` around it) and displays as every player
-does (`browser_switch.PlayerShown`).
+presenter who tries a setting keeps the place; the seed, which cyclic order does not use, is disabled there. It
+draws and steps through ``front/player.js`` (``front/controlled.js`` around it) and displays as every player does
+(`browser_switch.PlayerShown`).
 """
 
 from __future__ import annotations
