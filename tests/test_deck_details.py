@@ -1,0 +1,86 @@
+"""Two things of a deck's layout that the tester found (issue #30, tester 3, items 24 and 26), in Chromium.
+
+* Opening a slide's "(click to open)" details ("In other texts") fits the slide again and lays the deck out again:
+  the opened slide lies inside the deck's 1280x720 (its text ran off the foot, the slide still centred as if closed).
+* An output's line breaks between words: no number is cut in two at the end of a line ("22, 3" / "8, 0]").
+
+On the decks as ``make slides`` builds them (shared with tests/test_a11y.py and test_instructor.py); screenshots go
+to ``tests/artifacts/keyboard_pages/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.export_builds import built
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "tests" / "artifacts" / "keyboard_pages"
+
+
+@pytest.fixture(scope="module")
+def decks(tmp_path_factory) -> Path:
+    return built("slides", "lecture", str(tmp_path_factory.getbasetemp()))["out"]
+
+
+def _open(chromium, deck: Path):
+    page = chromium.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(deck.as_uri())
+    page.wait_for_function("window.Reveal && Reveal.isReady() && document.body.dataset.courseFitted === '1'",
+                           timeout=30_000)  # fmt: skip
+    return page
+
+
+JS_BOX = """() => { const b = Reveal.getCurrentSlide().querySelector(':scope > .course-fit').getBoundingClientRect(),
+  d = document.querySelector('.reveal').getBoundingClientRect();
+  return {top: b.top - d.top, bottom: b.bottom - d.top, height: d.height}; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", ["03_hyperplane_updates", "05_kernel_lifting"])
+def test_an_opened_details_keeps_its_slide_inside_the_deck(chromium, decks, lesson):
+    page = _open(chromium, decks / f"{lesson}.slides.html")
+    found = page.evaluate("""() => { for (const s of Reveal.getSlides()) {
+      if (s.querySelector('details') && !s.querySelector('.course-live-widget')) {
+        const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v || 0); return i.h; } } return null; }""")
+    assert found is not None, f"deck {lesson} has no slide with a details"
+    page.wait_for_timeout(800)  # the slide transition
+    page.locator(".reveal .slides section.present details > summary").first.click()
+    page.wait_for_timeout(500)
+    assert page.evaluate("Reveal.getCurrentSlide().querySelector('details').open")
+    box = page.evaluate(JS_BOX)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"deck_{lesson}_details_open.png"))
+    page.close()
+    print(f"deck {lesson}, slide {found} with its details open: {box['top']:.0f} to {box['bottom']:.0f} px")
+    assert box["top"] >= -1 and box["bottom"] <= box["height"] + 1, box
+
+
+@pytest.mark.browser
+def test_no_number_is_cut_at_the_end_of_an_output_line(chromium, decks):
+    page = _open(chromium, decks / "03_hyperplane_updates.slides.html")
+    # where a line wraps (the next character drawn lower, with no newline between), the characters on both sides
+    wraps = page.evaluate("""() => { const out = [];
+      for (const pre of document.querySelectorAll('.reveal .jp-OutputArea-output pre')) {
+        const text = pre.firstChild; if (!text || text.nodeType !== 3) continue;
+        const range = document.createRange(); let top = null;
+        for (let i = 0; i < text.length; i++) {
+          const c = text.data[i];
+          if (c === '\\n') { top = null; continue; }
+          range.setStart(text, i); range.setEnd(text, i + 1);
+          const r = range.getClientRects()[0]; if (!r) continue;
+          if (top !== null && r.top - top > r.height / 2) {
+            out.push(text.data.slice(Math.max(0, i - 12), i) + '|' + text.data.slice(i, i + 12));
+          }
+          top = r.top;
+        }
+      } return out; }""")
+    page.close()
+    print(f"{len(wraps)} wrapped output lines on deck 03, e.g. {wraps[:2]}")
+    assert wraps, "no output line wraps on deck 03: the test checks nothing"
+    # a wrap with a digit on both sides cuts a number in two
+    cut = [w for w in wraps if re.search(r"\d\|\d", w)]
+    assert not cut, cut[:3]
