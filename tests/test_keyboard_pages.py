@@ -1,11 +1,11 @@
 """The keyboard on the site and in the decks, and what the site says where it needs Python (issue #30, tester 3).
 
-Without a browser, `build_site.SiteNotes` on small notebooks: a note under a lesson's "## Exercises" heading and the
-checks' saved "not attempted yet" lines gone (kept on a solutions page); a note right above a live figure's still
-(`LiveFigure`, a kernel-side widget), which names the section of a player further on whose lifted view turns in the
-page when the figure's sliders turn a 3-D view, and nothing above a figure that is live in the page. On the built
-site (``make site``): lesson 05's figure has its note, with section 3's player, and every lesson with exercises its
-note.
+Without a browser, `build_site.SiteNotes` on small notebooks: a note under a lesson's "## Exercises" heading and
+the checks' saved "not attempted yet" lines gone (a solutions page keeps them, with no note); a note right above a
+live figure's still (`LiveFigure`, a kernel-side widget), which names the section of a player further on whose lifted
+view turns in the page when the figure's sliders turn a 3-D view, and nothing above a figure that is live in the page.
+On the built site (``make site``): lesson 05's figure has its note, with section 3's player, and every lesson with
+exercises its note.
 
 In Chromium (marker ``browser``), on the site and the decks as ``make site`` and ``make slides`` build them:
 
@@ -90,6 +90,7 @@ def test_the_exercises_say_that_their_checks_need_python_and_a_lesson_drops_the_
     assert nb.cells[5].outputs == [], "a lesson's page shows a check's 'not attempted yet', which asks to run it"
     solved = _notes(_notebook(lifted_player=True), solutions=True)
     assert solved.cells[5].outputs[0]["text"].startswith("5.1"), "a solutions page keeps what its checks say"
+    assert build_site.EXERCISES_NOTE not in solved.cells[4].source, "the solutions' checks do run: no such note"
 
 
 def test_a_live_figure_s_still_says_its_sliders_need_python_and_where_a_view_turns_in_the_page():

@@ -4,7 +4,8 @@ The site is an index page (the course map: the lessons in order, with their time
 solutions) and one page per notebook, exported with nbconvert: every figure, each player, switch and
 editor live (anywidget widgets), stepping in the page from the widget state the re-run stored, and each
 live figure's picture with its alt text (nbconvert's output priority, see course_export;
-tools/widget_embed.py). It needs no kernel and
+tools/widget_embed.py); where a page cannot do what the notebook does (a live figure's sliders, the exercises'
+checks), it says so right there (`SiteNotes`). It needs no kernel and
 nothing from the network: MathJax is copied next to the pages from the PyPI package
 django-static-mathjax, the widget front end into ``widgets/`` from its npm packages (pinned, checked
 against their integrity), and the build fails if any page still loads a script, stylesheet or image
@@ -123,8 +124,9 @@ def _turning_section(cells, states: dict) -> str | None:
 
 class SiteNotes(Preprocessor):
     """Say where the page cannot do what a notebook does, for a student with no Python: under each lesson's
-    "## Exercises" heading (`EXERCISES_NOTE`; on a lesson's page the checks' saved "not attempted yet" lines go, as
-    on the slides), and above each live figure's still (`LIVE_FIGURE_NOTE`, `TURN_NOTE`). Runs after
+    "## Exercises" heading (`EXERCISES_NOTE`; the checks' saved "not attempted yet" lines go, as on the slides; a
+    solutions page, the instructor's, keeps its checks' "correct" and has no such note), and above each live
+    figure's still (`LIVE_FIGURE_NOTE`, `TURN_NOTE`). Runs after
     `widget_embed.LiveWidgets`, so a widget view still in an output is one that runs in the page."""
 
     solutions = Bool(False, help="the page is a lesson's solutions: its checks' outputs (\"correct\") stay").tag(
@@ -133,7 +135,7 @@ class SiteNotes(Preprocessor):
     def preprocess(self, nb, resources):
         states = nb.metadata.get("widgets", {}).get(widget_embed.WIDGET_STATE, {}).get("state", {})
         for i, cell in enumerate(nb.cells):
-            if cell.cell_type == "markdown" and _EXERCISES_RE.match(cell.source):
+            if cell.cell_type == "markdown" and not self.solutions and _EXERCISES_RE.match(cell.source):
                 cell.source = cell.source.rstrip() + "\n\n" + EXERCISES_NOTE
             if cell.cell_type != "code":
                 continue
