@@ -234,7 +234,7 @@ def test_shared_panels_share_a_charts_axes_but_leave_a_map_its_own_box():
 def _methods():
     """Lesson 02's methods switch: batch descent, the online perceptron and mini-batches of B = 2 on its eight
     points, with the contour map of L and the loss chart."""
-    from perceptron_lib.core.training import fit_batch, fit_minibatch
+    from perceptron_lib.core.batched import fit_batch, fit_minibatch
     from perceptron_lib.player.panels.loss_slice import ContourPathPanel
 
     X8, y8, trap = _trap()
