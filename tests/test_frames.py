@@ -101,3 +101,29 @@ def test_path_differences_finds_a_frame_that_depends_on_the_path(moves):
     assert (wrong == []) is moves, wrong
     if not moves:
         assert any("Back from" in w for w in wrong), wrong
+
+
+def test_a_still_cuts_no_text_at_any_step():
+    """The layout is made at the last step; a moving text longer at another step must still fit the picture.
+    Lesson 02's methods switch in the lecture preset: at the start the data panel, narrow beside the loss map,
+    says "w = 0: no boundary yet" over its top right corner, wider than the panel (it ran past the picture's
+    left edge); at the end there is no such note."""
+    import frame_checks
+    import numpy as np
+
+    from perceptron_lib import fit_batch
+    from perceptron_lib.player.panels.loss_slice import ContourPathPanel
+    from tests.drawn import Drawn
+
+    X = np.array([[-3.0, 1.0], [-1.0, -2.0], [-3.0, 3.0], [1.0, -3.0], [1.0, 3.0], [-3.0, -3.0], [-1.0, 2.0],
+                  [-1.0, 3.0]])
+    y = np.array([-1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0])
+    for preset in ("lecture", "notebook"):
+        player = Drawn(fit_batch(X, y, eta=1.0, reduction="mean"), X, y, panels=[ContourPathPanel()], style=preset)
+        notes = []
+        for k in range(player.K + 1):
+            player.seek(k)
+            facts = frame_checks._check_scene(player, player.style.dpi / player.figure.dpi)
+            assert facts["cut"] == [], (preset, k, facts["cut"])
+            notes.append(player.panels[0].scale_text.get_text())
+        assert "w = 0: no boundary yet" in notes[0]  # the note that ran out is there, and inside
