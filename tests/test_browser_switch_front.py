@@ -145,30 +145,85 @@ def test_the_radio_group_works_from_the_keyboard_and_tab_leaves_it(switch_page):
     assert _frame(page)["readout"][0] == f"Update {K} of {K} (epoch {run.history.epoch[-1]})."
 
 
+#: What Tab visits in the switch at k = 0 (Reset and Back disabled), as it is seen: the player's buttons, its picture,
+#: the choice (one stop: the radio checked), then the column: in the lecture preset its tabs (the loss chart under
+#: one) and its readout, which scrolls, so it takes the focus too.
+_FIRST = ["Step", "End", "Play", "speed", "update k", "picture"]
+TAB_ORDER = {"notebook": [*_FIRST, "choice"],
+             "lecture": [*_FIRST[:5], "Keys", *_FIRST[5:], "choice", "tab readout", "readout"]}
+
+
+def _tab_order(page) -> list:
+    """The switch's focusable parts in the page's (Tab's) order, each named by its text or label; the radio group
+    is one stop (its checked input)."""
+    return page.evaluate("""() => [...document.querySelectorAll(
+        '#widget :is(button, input, select, summary, [tabindex])')]
+      .filter((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length
+        && !(e.type === 'radio' && !e.checked))
+      .map((e) => e.classList.contains('pp-picture') ? 'picture' : e.classList.contains('pp-readout') ? 'readout'
+        : e.type === 'radio' ? 'choice' : e.getAttribute('role') === 'tab' ? `tab ${e.textContent.trim()}`
+        : e.tagName === 'BUTTON' || e.tagName === 'SUMMARY' ? e.textContent.trim()
+        : e.closest('label').firstChild.textContent.trim().replace(/ \\(of \\d+\\)$/, ''))""")
+
+
 @pytest.mark.browser
-def test_the_choice_sits_beside_the_picture_or_right_above_it(switch_page):
+@pytest.mark.parametrize("preset", ["notebook", "lecture"])
+def test_the_choice_sits_beside_the_picture_or_under_it_and_tab_goes_as_seen(switch_page, preset):
     """Beside the picture, over the loss chart and the readout, at a notebook's width with its file browser open at
-    1440x900 (1000 px); right above the player where the widget is narrow (700 px)."""
+    1440x900 (1000 px); under the picture (with its legend), over the readout, where the widget is narrow (700 px,
+    and a phone's 390). Tab goes as they are seen: the player's buttons, its picture, the choice, the readout."""
     page = switch_page
     X8, y8, runs = _trap()
-    mount(page, BrowserSwitch(runs, X8, y8, panels=[LossPanel(loss_surfaces.loss_along_run, "loss")]), SWITCH_STATE)
+    mount(page, BrowserSwitch(runs, X8, y8, panels=[LossPanel(loss_surfaces.loss_along_run, "loss")], style=preset),
+          SWITCH_STATE)
     measure = """() => { const r = document.querySelector('#widget');
         const box = (s) => { const b = r.querySelector(s).getBoundingClientRect();
                              return [b.top, b.bottom, b.left, b.right]; };
         return {choice: box('.perceptron-choice'), picture: box('.pp-picture'), controls: box('.pp-controls'),
-                readout: box('.pp-readout'), widget: box('.perceptron-browserswitch')}; }"""
+                figure: box('.pp-figure'), readout: box('.pp-readout'), widget: box('.perceptron-browserswitch')}; }"""
     try:
         page.set_viewport_size({"width": 1000, "height": 900})
         m = page.evaluate(measure)
         assert m["choice"][2] >= m["picture"][3] and abs(m["choice"][0] - m["picture"][0]) <= 40, m
         assert m["readout"][0] >= m["choice"][1]
         tall = m["widget"][1] - m["widget"][0]
-        page.set_viewport_size({"width": 700, "height": 900})
-        m = page.evaluate(measure)
-        assert m["choice"][1] <= m["controls"][0] + 1, "the choice is right above the player's buttons"
+        assert _tab_order(page) == TAB_ORDER[preset], str(_tab_order(page))
+        for width in (700, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            m = page.evaluate(measure)
+            gap = m["choice"][0] - m["figure"][1]
+            assert 0 <= gap <= 40, f"{width} px: {gap:.0f} px between the picture (with its legend) and the choice"
+            assert m["readout"][0] >= m["choice"][1], "the readout is under the choice"
+            assert m["widget"][3] <= width + 1, f"{width} px: the widget runs off the page"
+            assert _tab_order(page) == TAB_ORDER[preset]
     finally:
         page.set_viewport_size({"width": 1440, "height": 900})
-    print(f"the switch with its loss chart: {tall:.0f} px tall at 1000 px wide")
+    print(f"{preset}: {tall:.0f} px tall at 1000 px wide")
+
+
+@pytest.mark.browser
+def test_a_choice_by_the_keyboard_keeps_the_focus_and_the_players_elements(switch_page):
+    """A run chosen by the arrow keys is drawn in the same player (its picture and readout the same elements), the
+    focus stays on the choice, and the next Tab goes on to what follows the choice as seen (the readout of the
+    lecture preset, or out of the widget)."""
+    page = switch_page
+    X8, y8, runs = _trap()
+    mount(page, BrowserSwitch(runs, X8, y8, description="rule", style="lecture"), SWITCH_STATE)
+    page.evaluate("""() => { window.kept = [document.querySelector('#widget .pp-picture'),
+                                          document.querySelector('#widget .pp-readout')]; }""")
+    page.focus("#widget .perceptron-choice input:checked")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => window.model.get('choice')") == 2
+    assert page.evaluate("""() => window.kept[0] === document.querySelector('#widget .pp-picture')
+      && window.kept[1] === document.querySelector('#widget .pp-readout') && window.kept.every((e) => e.isConnected)""")
+    assert page.evaluate("() => document.activeElement.value") == "2"
+    assert page.evaluate("() => document.querySelectorAll('#widget .perceptron-browserplayer').length") == 1
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('pp-readout')")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("() => document.activeElement.classList.contains('pp-picture')"), "the picture before it"
 
 
 @pytest.mark.browser

@@ -3,11 +3,12 @@
  * `perceptron_lib.player.browser_switch.BrowserSwitch`.
  *
  * Python sends every run once (`runs`: each in the `run` trait's format of `BrowserPlayer`, all on one view and
- * one value range per curve panel). A labelled radio group, drawn as segmented buttons beside the picture (above
- * it where the widget is narrow), chooses the run; the player (`mountPlayer`) shows the chosen run at the step
- * shown before, clamped to its last. A choice sends the
- * model one message: `choice`, with `k` when the clamp changed it. The arrows move along the group, as in any
- * radio group; Tab leaves it.
+ * one value range per curve panel). A labelled radio group, drawn as segmented buttons beside the picture (under it
+ * where the widget is narrow), chooses the run; in the page's order it comes after the player's buttons and its
+ * picture, before the column beside it, as it is seen (Tab: Step, ..., the picture, the choice, the readout). The
+ * player (`mountPlayer`) shows the chosen run at the step shown before, clamped to its last, in the same elements
+ * (`setRun`: a choice made by the keyboard keeps the focus). A choice sends the model one message: `choice`, with
+ * `k` when the clamp changed it. The arrows move along the group, as in any radio group; Tab leaves it.
  */
 
 import { htmlEl } from "./controls.js";
@@ -22,12 +23,13 @@ import { clampStep, mountPlayer } from "./player.js";
 export const VIEW_RESERVE = 180;
 
 /**
- * CSS that puts the element of class `item` beside the player's picture, above its side column (charts and
- * readout), in a widget of class `root` at least 56em wide. The widget's grid is passed down through the player's
- * boxes (CSS subgrid), which keep their places in the page's tree and their boxes: the focus stays on a control
- * while the player of the run it chose is built, and the player is one box as ever. Narrower, `item` stays right
- * above the player. The picture is never taller than the window allows (`VIEW_RESERVE`); in the lecture preset
- * `fitBeside` holds the side column to what the picture leaves under `item`.
+ * CSS that puts the element of class `item`, placed in the player's body right after its figure (`.pp-figure`),
+ * beside the player's picture, above its side column (charts and readout), in a widget of class `root` at least
+ * 56em wide. The widget's grid is passed down through the player's boxes (CSS subgrid), which keep their places in
+ * the page's tree and their boxes: the page's order stays the order seen (the player's buttons, its picture, `item`,
+ * the column). Narrower, `item` comes under the picture, over the column. The picture is never taller than the
+ * window allows (`VIEW_RESERVE`); in the lecture preset `fitBeside` holds the side column to what the picture leaves
+ * under `item`.
  * @param {string} root
  * @param {string} item
  * @returns {string}
@@ -48,7 +50,7 @@ export function besideCss(root, item) {
   ${r} .pp-large .pp-body { grid-row: 2 / 5; }
   ${r} .pp-body > .pp-panel { grid-column: 1 / 3; grid-row: 3; margin-top: 8px; }
   ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
-  ${r} > .${item} { grid-column: 2; grid-row: 2; position: relative; z-index: 1; margin-bottom: 10px; }
+  ${r} .pp-body > .${item} { grid-column: 2; grid-row: 1; position: relative; z-index: 1; margin: 0 0 10px; }
 }
 .${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
 }
@@ -146,26 +148,29 @@ export function mountSwitch(model, el) {
   }
   const holder = htmlEl(doc, "div", { class: "pp-holder" });
   const grid = htmlEl(doc, "div", { class: "pp-grid" });
-  grid.append(group, holder);
+  grid.append(holder); // the choice goes into the player, after its picture
   const root = htmlEl(doc, "div", { class: "perceptron-browserswitch" });
   root.append(htmlEl(doc, "style", {}, SWITCH_CSS + besideCss("perceptron-browserswitch", "perceptron-choice")), grid);
   el.replaceChildren(root);
-  let player = mountPlayer(model, holder, runs[current]);
-  let unfit = fitBeside(player, group);
+  const player = mountPlayer(model, holder, runs[current]);
+  player.root.querySelector(".pp-figure").after(group);
+  const unfit = fitBeside(player, group);
 
-  /** Show run j at the step shown now (clamped): drawn first, then one message to the model. */
+  /** Show run j at step k in the player's elements (the focus, on the choice too, stays), the choice marked. */
+  const show = (j, k) => {
+    current = j;
+    inputs[j].checked = true;
+    player.setRun(runs[j], k);
+  };
+  /** The student's choice: run j at the step shown now (clamped), drawn, then one message to the model. */
   const choose = (j) => {
     if (j === current || !(j >= 0 && j < runs.length)) return;
     const k = clampStep(player.shown(), runs[j].K);
-    player.unmount();
-    unfit();
-    current = j;
-    inputs[j].checked = true;
+    current = j; // before the model hears: its echo of `choice` is this choice
     model.set("choice", j);
-    if (model.get("k") !== k) model.set("k", k);
+    if (model.get("k") !== k) model.set("k", k); // the player's `go` finds k told: no message of its own
+    show(j, k);
     model.save_changes();
-    player = mountPlayer(model, holder, runs[j]);
-    unfit = fitBeside(player, group);
   };
   const onInput = (event) => choose(Number(event.target.value));
   for (const input of inputs) input.addEventListener("change", onInput);
@@ -173,12 +178,7 @@ export function mountSwitch(model, el) {
   const onModelChoice = () => {
     const j = Number(model.get("choice"));
     if (j === current || !(j >= 0 && j < runs.length)) return;
-    player.unmount();
-    unfit();
-    current = j;
-    inputs[j].checked = true;
-    player = mountPlayer(model, holder, runs[j]);
-    unfit = fitBeside(player, group);
+    show(j, Number(model.get("k")));
   };
   model.on("change:choice", onModelChoice);
   const unmount = () => {
