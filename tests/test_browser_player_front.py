@@ -521,7 +521,8 @@ def test_it_displays_as_every_player_does_a_still_with_its_alt():
 @pytest.mark.browser
 def test_in_jupyterlab_the_picture_steps_and_the_kernel_follows(chromium, tmp_path):
     """The real thing: anywidget's front end in JupyterLab 4 with a kernel. Three Step clicks draw three frames,
-    and a cell run afterwards prints the kernel's k: 3. A screenshot at 1440x900 is left in the test's folder."""
+    the focused controls keep their keys from JupyterLab's command mode (Enter on Step is a fourth step), and a
+    cell run afterwards prints the kernel's k: 4. A screenshot at 1440x900 is left in the test's folder."""
     import shutil
 
     from browser_support import jupyter_server, open_and_run_all, wait_kernel_settled
@@ -541,8 +542,27 @@ def test_in_jupyterlab_the_picture_steps_and_the_kernel_follows(chromium, tmp_pa
         assert page.inner_text(".perceptron-browserplayer .pp-readout").startswith("Update 3 of 15")
         player.scroll_into_view_if_needed()
         page.screenshot(path=str(tmp_path / "jupyterlab_1440x900.png"))
+        # in command mode a focused control keeps its keys: the select moves (the next cell is not selected), Enter
+        # on Step steps (no cell editor opens), "b" adds no cell; the page's keys (Escape) still reach JupyterLab
+        cells = page.locator(".jp-Notebook .jp-Cell").count()
+        active = ("() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')]"
+                  ".findIndex((c) => c.classList.contains('jp-mod-active'))")
+        speed = player.query_selector("select")
+        speed.focus()
+        before, where = speed.input_value(), page.evaluate(active)
+        page.keyboard.press("ArrowDown")
+        assert speed.input_value() != before and page.evaluate(active) == where
+        assert page.evaluate("document.activeElement.tagName") == "SELECT"
+        player.query_selector("button:text-is('Step')").focus()
+        page.keyboard.press("b")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('.perceptron-browserplayer input[type=number]')"
+                               ".value === '4'", timeout=5000)  # fmt: skip
+        assert page.locator(".jp-Notebook .jp-Cell").count() == cells
+        assert page.evaluate("document.activeElement.textContent") == "Step"
+        assert page.evaluate(active) == where
         wait_kernel_settled(page, "demo.ipynb")
         page.click(".jp-Cell:has-text('k in the kernel') .jp-InputArea-editor")
         page.keyboard.press("Shift+Enter")
-        page.wait_for_selector(".jp-OutputArea-output:has-text('k in the kernel: 3')", timeout=30_000)
+        page.wait_for_selector(".jp-OutputArea-output:has-text('k in the kernel: 4')", timeout=30_000)
         ctx.close()

@@ -16,6 +16,7 @@
  */
 
 import { htmlEl } from "./controls.js";
+import { keepControlKeys } from "./geometry.js";
 import { fitPerceptron } from "./perceptron.js";
 import { clampStep, mountPlayer, RUN_VERSION } from "./player.js";
 import { wrongAt } from "./runspec.js";
@@ -341,6 +342,7 @@ export function mountControlled(model, el) {
  * @returns {() => void}
  */
 function renderControlled({ model, el }) {
+  keepControlKeys(el);
   const mounted = mountControlled(model, el);
   return () => mounted.unmount();
 }

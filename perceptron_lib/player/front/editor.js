@@ -32,6 +32,7 @@ import {
   startEdits,
   undoEdit,
 } from "./edits.js";
+import { keepControlKeys } from "./geometry.js";
 import { lift } from "./max_margin.js";
 import { pointsLiteral, snapPoint } from "./own_data.js";
 import { clampStep, mountPlayer } from "./player.js";
@@ -365,6 +366,7 @@ export function mountEditor(model, el) {
  * @returns {() => void} the clean-up anywidget calls when the view goes
  */
 function renderEditor({ model, el }) {
+  keepControlKeys(el);
   return mountEditor(model, el).unmount;
 }
 

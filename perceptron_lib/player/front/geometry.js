@@ -26,12 +26,38 @@ export function pageNumber(name) {
  * Keep a focused picture's plain keys in it: a key without Ctrl, Meta or Alt pressed there goes no further up the
  * page than `node` (Tab and Escape excepted), so a page's one-key shortcuts never act behind it (JupyterLab's command
  * mode: "d d" deletes the cell, "b" adds one). The page listens in the bubble phase (JupyterLab starts with
- * `bubblingKeydown`), after `node`. A key with a modifier (Ctrl+S saves) goes on.
+ * `bubblingKeydown`), after `node`. A key with a modifier (Ctrl+S saves) goes on. In a reveal.js deck, which has no
+ * one-key cell commands, a picture's keys it did not use itself (its player takes its own keys before they get here)
+ * go on to the deck: a presenter's remote (Page Down) and S or F still work after a click on the picture. A slider's
+ * do not: its arrows and Page Up/Down move it, and must not turn the slide as well.
  * @param {Element} node
  */
 export function keepPlainKeys(node) {
   node.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" || event.key === "Escape") return;
+    if (node.tagName !== "INPUT" && node.closest(".reveal")) return;
+    event.stopPropagation();
+  });
+}
+
+/** Keys that move a page or a deck (a presenter's remote sends them), which a button or a summary does not use. */
+const PAGE_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+
+/**
+ * Keep the plain keys of a widget's own controls in the widget (`el`, its element). JupyterLab's command mode takes a
+ * key whose target is not a text box: ArrowDown on a focused slider or select went to the next cell (the control
+ * never moved), Enter on a focused button opened a cell's editor, "b" added a cell. A slider's, a select's, a box's
+ * keys stay in the widget; a button's or a summary's too, except the keys that move a page (a remote's), which it
+ * does not use. Tab, Escape and keys with Ctrl, Meta or Alt go on, and in a reveal.js deck every key does (the
+ * deck's `keyboardCondition` decides there).
+ * @param {Element} el
+ */
+export function keepControlKeys(el) {
+  el.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" || event.key === "Escape") return;
+    const target = event.target;
+    if (!target.matches?.("input, select, textarea, button, summary") || el.closest(".reveal")) return;
+    if (target.matches("button, summary") && PAGE_KEYS.has(event.key)) return;
     event.stopPropagation();
   });
 }

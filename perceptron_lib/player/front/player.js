@@ -21,7 +21,7 @@ import {
   TAB_NAMES,
 } from "./controls.js";
 import { drawFrame } from "./frame.js";
-import { keepPlainKeys } from "./geometry.js";
+import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, PT } from "./scene.js";
 import { fitColumn, panelPlaces } from "./side.js";
@@ -353,6 +353,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
  * @returns {() => void} the clean-up anywidget calls when the view goes
  */
 function render({ model, el }) {
+  keepControlKeys(el);
   let player = mountPlayer(model, el);
   let preset = model.get("run").style.name;
   const onRun = () => {
