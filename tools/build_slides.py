@@ -148,7 +148,8 @@ span {{ color: #666; font-size: 0.9em; }}</style></head>
 </ol>
 <p>In a deck: the arrow keys or space move on, Esc shows the overview, S opens the speaker notes,
 F goes full screen. A player steps on its slide: press its buttons (the arrow keys still move the deck
-on), or use the arrow keys while the pointer is on its picture. A player that needs Python is a
+on), or use the arrow keys while the pointer is on its picture. Tab goes into the slide's player, Space or Enter
+presses its focused button, and Esc leaves the player (a second Esc shows the overview). A player that needs Python is a
 recorded run, stepped the same way.</p>
 </body></html>
 """
