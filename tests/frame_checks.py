@@ -249,10 +249,22 @@ class Still(Stepped):
         self.figure, self.style, self.K = self.scene.fig, self.scene.style, len(run.history) - 1
         self.alt, self.repr = widget.snapshot()[3], repr(widget)
         self.shown = self.k = min(int(widget.k), self.K)
+        self.panel_names = [_panel_name(p.front(run, *self._data(widget, drawn), style=self.style), self.shown)
+                            for p in self.scene.panels[1:]]
         self.scene.draw(self.k)
+
+    @staticmethod
+    def _data(widget, drawn):
+        return widget._shown_run()[1:] if hasattr(widget, "_shown_run") else (drawn.X, drawn.y)
 
     def restore(self) -> None:
         self.seek(self.shown)
+
+
+def _panel_name(spec, k) -> str:
+    """What names a panel beside the data panel (its spec's ``name``; a lifted view, its sentence of step k): its
+    still's alt text must say it."""
+    return spec["alt"][k] if spec["kind"] == "lifted" else spec["name"]
 
 
 def _browser_widgets():
@@ -290,7 +302,7 @@ def report(out_dir) -> str:
             (out / f"{name}.png").write_bytes(o.frame_png())
             w, h = fig.get_size_inches() * style.dpi
             facts.update(name=name, css=[round(w), round(h)], px_per_pt=style.dpi / 72.0,
-                         alt=o.alt, repr=o.repr if still else repr(o))
+                         alt=o.alt, repr=o.repr if still else repr(o), panels=o.panel_names if still else [])
             found.append(facts)
         if still:
             o.restore()

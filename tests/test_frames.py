@@ -11,7 +11,8 @@ widget's still is the matplotlib drawing its saved output keeps for GitHub and n
   at 0.9 of its size (the least the browser test allows);
 * the picture's CSS size fits the room a 1440x900 JupyterLab gives it (`render.MAX_CSS`);
 * a still's frame at k is the same bytes whatever the path to k: as first shown, after Step from 0, after
-  Back from K, after a jump (`frame_checks.path_differences`, #34).
+  Back from K, after a jump (`frame_checks.path_differences`, #34);
+* a still's alt text says what each of its panels shows, not only the data panel (each panel's name).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def test_frames(nb, preset):
     for f in found:
         where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
         wrong += [f"{where}: {x}" for x in f["leaves"] + f["crosses"] + f["cut"] + f.get("paths", [])]
+        wrong += [f"{where}: the still's alt text does not say {name!r}" for name in f["panels"] if name not in f["alt"]]
         shown = f["smallest_pt"] * f["px_per_pt"] * LEAST_SCALE
         if shown < SMALLEST_CSS_PX[preset] - 1e-9:
             wrong.append(f"{where}: smallest text {f['smallest_pt']} pt is {shown:.1f} CSS px at scale {LEAST_SCALE}")
