@@ -70,11 +70,12 @@ SCRATCH_CELLS = [
     "BrowserEditor(fit_perceptron(X2, y2), X2, y2)",
 ]
 
-#: ``--before``: the scratch notebook also shows the 200-point editors as they were before the run's arrays went as
-#: binary buffers and the points before the page's own fit (the benchmark's own subclasses; the product has no
-#: switch): ``ListsEditor`` sends the lean run's arrays as JSON lists (the old trait: the same keys and numbers), and
-#: its page fits and draws its own run before it sends the points (`FIT_FIRST` put in place of `SEND_FIRST` in the
-#: editor's module). Their edits alternate with the editors of today's, one edit each in turn.
+#: ``--before``: the scratch notebook also shows the 200-point editors, and lesson 05's editor of lifted points, as
+#: they were before the run's arrays went as binary buffers and the points before the page's own fit (the
+#: benchmark's own subclasses; the product has no switch): ``FitFirstEditor``'s page fits and draws its own run
+#: before it sends the points (`FIT_FIRST` put in place of `SEND_FIRST` in the editor's module), and
+#: ``ListsEditor`` also sends the lean run's arrays as JSON lists (the old trait: the same keys and numbers). Their
+#: edits alternate with today's editors', one edit each in turn (`BEFORE_ORDER`).
 SEND_FIRST = """    model.set("points", [state.X, state.y]);
     model.save_changes();
     const next = own();
@@ -96,17 +97,33 @@ BEFORE_CELLS = [
     "from perceptron_lib.player.library_run import ARRAYS as _ARRAYS, unpacked as _unpacked\n"
     f"_old = _src().replace({SEND_FIRST!r}, {FIT_FIRST!r})\n"
     "assert _old != _src(), 'editor.js refit is not SEND_FIRST: update benchmarks/browser_course.py'\n"
-    "class ListsEditor(BrowserEditor):\n"
+    "class FitFirstEditor(BrowserEditor):\n"
     "    _esm = _old\n"
+    "class ListsEditor(FitFirstEditor):\n"
     "    def _fitted(self, *a, **kw):\n"
     "        t = super()._fitted(*a, **kw)\n"
     "        if t.get('form') != 'library':\n"
     "            return t\n"
     "        u = _unpacked(t)\n"
-    "        return {**t, **{k: u[k].tolist() for k in _ARRAYS}}",
+    "        return {**t, **{k: u[k].tolist() for k in _ARRAYS}}\n"
+    "from perceptron_lib.core import kernels\nfrom perceptron_lib.player import LiftedPanel\n"
+    "X5, y5 = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)  # lesson 05's editor's points\n"
+    "def lifted(cls):\n"
+    "    return cls(fit_perceptron(kernels.lift(X5), y5), X5, y5, lift=kernels.lift, panels=[LiftedPanel()],\n"
+    "               separator='plane of the lift')",
     "ListsEditor(fit_perceptron(X1, y1), X1, y1)",
+    "FitFirstEditor(fit_perceptron(X2, y2), X2, y2)",
     "ListsEditor(fit_perceptron(X2, y2), X2, y2)",
+    "lifted(BrowserEditor)",
+    "lifted(FitFirstEditor)",
+    "lifted(ListsEditor)",
 ]
+#: The scratch editors' names with ``--before`` (in the order of the cells) and the order their edits take in turn.
+BEFORE_NAMES = ["200 separable points", "200 points, no line", "200 separable points, before (lists, fit first)",
+                "200 points, no line, buffers but fit first", "200 points, no line, before (lists, fit first)",
+                "lesson 05's editor (60 lifted points)", "lesson 05's editor, buffers but fit first",
+                "lesson 05's editor, before (lists, fit first)"]
+BEFORE_ORDER = [0, 2, 1, 3, 4, 5, 6, 7]
 
 #: Counts every comm message on the notebook's kernel connection (JupyterLab's ``anyMessage``), with the page's
 #: epoch time in ms (``timeOrigin + now()``) and the state keys it carries.
@@ -426,14 +443,13 @@ def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_
         wait_kernel_settled(page, SCRATCH)
         page.evaluate(JS_WATCH)
         page.evaluate(JS_EXECUTE, KERNEL_WATCH)
-        names = ["200 separable points", "200 points, no line"]
-        names += [f"{name}, before (lists, fit first)" for name in names] if before else []
+        names = BEFORE_NAMES if before else ["200 separable points", "200 points, no line"]
         Ks = [page.evaluate(JS_EXECUTE, f"print(_bench_editors[{j}].run['K'])").strip() for j in range(len(names))]
         names = [f"JupyterLab, {name} (K = {K})" for name, K in zip(names, Ks, strict=True)]
         locators = [page.locator(".perceptron-browsereditor").nth(j) for j in range(len(names))]
         for load in ("idle", "busy"):
             if before:  # now and before, one edit each in turn
-                order = [0, 2, 1, 3]
+                order = BEFORE_ORDER
                 rows = edits_alternating(page, [locators[j] for j in order], [names[j] for j in order], n_edits,
                                          load, SCRATCH)
                 edit_rows.extend(rows)
