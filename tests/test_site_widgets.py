@@ -369,6 +369,14 @@ def test_the_deck_s_player_steps_and_the_arrow_keys_move_the_deck_after_a_click(
     page.keyboard.press("ArrowRight")
     page.wait_for_function("(el) => el.value === '2'", arg=box.element_handle(), timeout=5000)
     assert page.evaluate("Reveal.getIndices().h") == slide
+    # a click on the picture gives it the focus; the keys it does not use (a remote's Page Down) still turn the slide
+    player.locator(".pp-picture").click()
+    page.mouse.move(2, 2)
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"Reveal.getIndices().h === {slide + 1}", timeout=5000)
+    page.keyboard.press("PageUp")
+    page.wait_for_function(f"Reveal.getIndices().h === {slide}", timeout=5000)
+    assert box.input_value() == "2"
     scale = float(page.evaluate(f"Reveal.getSlides()[{slide}].dataset.courseScale"))
     fit = page.evaluate(f"""() => {{ const b = Reveal.getSlides()[{slide}].querySelector(':scope > .course-fit')
       .getBoundingClientRect(), d = document.querySelector('.reveal').getBoundingClientRect();
