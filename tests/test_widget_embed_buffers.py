@@ -40,3 +40,18 @@ def test_the_editors_buffers_stay_in_the_pages_state_with_the_librarys_bits():
     for key, dtype in ARRAYS.items():
         assert got[("run", key, "data")] == np.asarray(want[key], dtype=dtype).tobytes(), key
         assert editor["state"]["run"][key] == {"shape": list(np.shape(want[key])), "dtype": dtype}, key
+
+
+def test_a_buffer_with_no_place_in_the_state_is_left_out():
+    run = {"w": [[0.0, 0.0]], "X": {"shape": [1, 2], "dtype": "<f8"}, "averaged": None}
+    buffers = [{"path": ["run", "X", "data"], "encoding": "base64", "data": "AAAAAAAAAAAAAAAAAAAAAA=="},
+               {"path": ["run", "w", "data"], "encoding": "base64", "data": ""},  # the run's w is a list now
+               {"path": ["run", "averaged", "t", "data"], "encoding": "base64", "data": ""},  # averaged is None
+               {"path": ["run", "margin_before", "data"], "encoding": "base64", "data": ""},  # no margins now
+               {"path": ["pairs", 1], "encoding": "base64", "data": ""}]  # an index of a list: a place
+    model = {"model_module": "anywidget", "state": {"run": run, "pairs": [None, None]}, "buffers": buffers}
+    assert widget_embed.placed_buffers(model)["buffers"] == [buffers[0], buffers[4]]
+    assert model["buffers"] == buffers, "the caller's model is not changed"
+    del run["X"]
+    model["state"]["pairs"] = []
+    assert "buffers" not in widget_embed.placed_buffers(model)

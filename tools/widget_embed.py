@@ -300,6 +300,33 @@ def _version_of(name: str) -> str:
     return next(p.version for p in PACKAGES if p.name == name)
 
 
+def _has_place(state, path) -> bool:
+    """Whether a buffer at `path` has a place in `state`: every step but the last leads through dicts (or lists, by
+    index) that exist, and the last is a key of a dict."""
+    here = state
+    for key in path[:-1]:
+        if isinstance(here, dict) and key in here:
+            here = here[key]
+        elif isinstance(here, list) and isinstance(key, int) and 0 <= key < len(here):
+            here = here[key]
+        else:
+            return False
+    return isinstance(here, dict) or (isinstance(here, list) and isinstance(path[-1], int) and
+                                      0 <= path[-1] < len(here))
+
+
+def placed_buffers(model: dict) -> dict:
+    """`model` without the buffers that have no place in its state. nbclient keeps, per model, the last buffer sent
+    at each path, even when a later state has nothing there (an editor's lean run replaced by a full one: its
+    arrays are lists again); the widget manager would fail to put such a buffer back, and the page's widget with it.
+    """
+    buffers = model.get("buffers")
+    if not buffers:
+        return model
+    kept = [b for b in buffers if _has_place(model.get("state", {}), b.get("path", []))]
+    return {**model, "buffers": kept} if kept else {k: v for k, v in model.items() if k != "buffers"}
+
+
 class LiveWidgets(Preprocessor):
     """Show live the widget views that run in a page (`runs_in_page`); the others as the page showed them.
 
@@ -331,7 +358,7 @@ class LiveWidgets(Preprocessor):
         if not keep:
             nb.metadata.pop("widgets", None)
             return nb, resources
-        kept = {mid: states[mid] for mid in states if mid in keep}
+        kept = {mid: placed_buffers(states[mid]) for mid in states if mid in keep}
         wanted = _version_of("anywidget")
         for spec in anywidget_versions(kept):
             if not satisfies(wanted, spec):
