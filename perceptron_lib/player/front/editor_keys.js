@@ -54,8 +54,10 @@ export function editorKeys(ed) {
     const span = spanOf(view);
     ui.cx.step = ui.cy.step = String(snapPoint([span / 40, 0], span)[0]);
     setCursor(snapPoint([(view.xlim[0] + view.xlim[1]) / 2, (view.ylim[0] + view.ylim[1]) / 2], span));
+    // the focus goes where the cursor's keys work: left on the button, → moved a deck's slide or a page instead
+    ed.player().picture.focus({ preventScroll: true });
     ed.say(
-      "Keyboard cursor at the centre: the arrow keys (picture focused or pointer on it) or the two boxes move it, " +
+      "Keyboard cursor at the centre, the picture focused: the arrow keys or the two boxes move it, " +
         "Enter or 'Add here' adds a point, Delete or 'Remove nearest' removes one, Escape hides it.",
     );
   };
