@@ -46,6 +46,7 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor .pe-foot { display: flex; flex-wrap: wrap; gap: 4px 1.5em; align-items: flex-start; }
 .perceptron-browsereditor .pp-figure > .pe-foot { margin-top: 4px; }
 .perceptron-browsereditor .pe-beside .pe-message { margin: 0 0 4px; }
+.perceptron-browsereditor .pp-figure > .pe-message { margin: 4px 0; }
 .perceptron-browsereditor .pe-keys > summary, .perceptron-browsereditor .pe-more > summary { cursor: pointer; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
 .perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-keys, .pe-more, .pe-more *) {
@@ -59,6 +60,34 @@ export const EDITOR_CSS = `
 export const BRIEF_MS = 10000;
 
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
+
+/** Under this width (CSS px) the editor's messages wrap to more lines: the line goes under the picture. */
+export const NARROW_PX = 720;
+
+/**
+ * Keep the editor's picture where it is whatever the message line says: a message of another length above the
+ * picture moved it (a phone, 390 px wide: about 22 px between two taps, so that the next tap landed elsewhere). On a
+ * narrow editor (under `NARROW_PX`) or a touch screen (the main pointer coarse), the line goes right under the
+ * picture, over its legend; elsewhere it stays where the editor put it (above the player, or in the lecture's column
+ * beside the picture, which a message does not move). Placed again whenever the editor's width changes (a turned
+ * phone, a resized window); the line, one element, keeps its words and its live region.
+ * @param {HTMLElement} message the line, in its place above the player
+ * @param {HTMLElement} root the editor's root
+ * @param {Window} win
+ */
+export function keepPictureStill(message, root, win) {
+  const [home, next] = [message.parentElement, message.nextSibling];
+  const place = () => {
+    const picture = root.querySelector(".pp-picture");
+    if (picture === null || home === null || root.clientWidth === 0) return; // not built, or not laid out
+    const under =
+      !home.closest(".pp-side") &&
+      (root.clientWidth < NARROW_PX || win.matchMedia?.("(pointer: coarse)").matches === true);
+    if (under && message.previousElementSibling !== picture) picture.after(message);
+    else if (!under && message.parentElement !== home) home.insertBefore(message, next);
+  };
+  if (win.ResizeObserver) new win.ResizeObserver(place).observe(root);
+}
 
 /**
  * The message line's words: `say(text, problem)` puts the result of an edit (or why it was not done) there, until
@@ -75,6 +104,7 @@ const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsL
  * @returns {{say: (text: string, problem?: boolean) => void, sayBriefly: (text: string) => void}}
  */
 export function messageLine(message, root, win, ms = BRIEF_MS) {
+  keepPictureStill(message, root, win);
   let brief = null; // the brief message's timer and listener, while it shows
   const end = () => {
     if (brief === null) return;
