@@ -144,6 +144,21 @@ def test_the_lecture_session_gives_the_notebook_the_room_of_the_status_bar(lectu
     assert not view["statusBar"] and view["height"] >= 620, view
 
 
+def test_a_remotes_page_keys_turn_the_slide_even_with_the_picture_focused(lecture):
+    """A presenter's remote sends Page Down and Page Up: the deck goes on and back (overrides.json binds them to
+    deck:forward and deck:back while presenting), also after a click left the focus on the player's picture."""
+    page = lecture["page"]
+    picture = page.locator(ON_SLIDE).first.locator(".pp-picture").first
+    _point_at(page, picture)
+    page.mouse.move(2, 2)
+    page.keyboard.press("PageDown")
+    page.wait_for_function(f"() => !document.querySelector('{ON_SLIDE}')", timeout=5_000)
+    assert page.evaluate(IN_DECK)
+    page.keyboard.press("PageUp")
+    page.wait_for_function(f"() => !!document.querySelector('{ON_SLIDE}')", timeout=5_000)
+    assert page.evaluate(IN_DECK)
+
+
 def test_the_picture_keeps_only_its_keys_and_escape_stops_the_deck(lecture):
     page = lecture["page"]
     player = page.locator(ON_SLIDE).first

@@ -22,20 +22,24 @@ export function pageNumber(name) {
   return globalThis[key];
 }
 
+/** The keys a presenter's remote sends, which no picture uses: they go on to the page (a deck, JupyterLab's live one). */
+const REMOTE_KEYS = new Set(["PageUp", "PageDown"]);
+
 /**
  * Keep a focused picture's plain keys in it: a key without Ctrl, Meta or Alt pressed there goes no further up the
  * page than `node` (Tab and Escape excepted), so a page's one-key shortcuts never act behind it (JupyterLab's command
  * mode: "d d" deletes the cell, "b" adds one). The page listens in the bubble phase (JupyterLab starts with
  * `bubblingKeydown`), after `node`. A key with a modifier (Ctrl+S saves) goes on. In a reveal.js deck, which has no
  * one-key cell commands, a picture's keys it did not use itself (its player takes its own keys before they get here)
- * go on to the deck: a presenter's remote (Page Down) and S or F still work after a click on the picture. A slider's
- * do not: its arrows and Page Up/Down move it, and must not turn the slide as well.
+ * go on to the deck: S or F still work after a click on the picture. A remote's Page Down and Page Up go on anywhere
+ * (JupyterLab's live deck binds them too). A slider's keys do not: its arrows and Page Up/Down move it, and must not
+ * turn the slide as well.
  * @param {Element} node
  */
 export function keepPlainKeys(node) {
   node.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" || event.key === "Escape") return;
-    if (node.tagName !== "INPUT" && node.closest(".reveal")) return;
+    if (node.tagName !== "INPUT" && (REMOTE_KEYS.has(event.key) || node.closest(".reveal"))) return;
     event.stopPropagation();
   });
 }
