@@ -15,9 +15,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..draw import style as _style
+from .layout import settle_layout
 from .picture import Picture, text_for_preset
 from .recording import Shown
-from .render import DENSITY, Canvas, css_size, fit_figsize, png_frame, settle_layout, small_png
+from .render import DENSITY, Canvas, css_size, fit_figsize, png_frame, small_png
 
 __all__ = ["LiveFigure"]
 

@@ -13,10 +13,10 @@ The panel protocol: ``draw(ax, run, X, y) -> moving artists`` once per scene, ``
 for step k; optional ``projection`` ("3d"), ``wide`` (a curve along the run: a full-width row under three or more
 panels) and ``redraw`` (set by ``update`` when the static parts changed: the next draw is a full one).
 
-The layout (constrained) is computed once, at the last state, and frozen; the figure drawn then, without the
-moving artists, is the background. Step k restores it, moves the moving artists (the panels' ``update``) and
-draws only them; a full draw happens only when a panel asks (``redraw``), an artist is new, or an axes limit
-changed, and gives the same pixels (tested).
+The layout (constrained: `layout.lay_out_once`, which leaves room for every step's moving texts) is computed
+once, at the last state, and frozen; the figure drawn then, without the moving artists, is the background. Step k
+restores it, moves the moving artists (the panels' ``update``) and draws only them; a full draw happens only when
+a panel asks (``redraw``), an artist is new, or an axes limit changed, and gives the same pixels (tested).
 
 3-D panels are blitted too: before drawing an animated 3-D collection the renderer calls its
 ``do_3d_projection()`` with the projection of the last full draw (the view angle never changes
@@ -36,7 +36,6 @@ import numpy as np
 from isal import isal_zlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg, get_hinting_flag
 from matplotlib.figure import Figure
-from matplotlib.text import Text
 
 try:  # matplotlib >= 3.11 rasterises text glyph by glyph in Python, which the cache below speeds up
     from matplotlib.ft2font import RenderMode
@@ -44,6 +43,7 @@ except ImportError:  # older matplotlib draws text in C++ (Python 3.10's pins): 
     RenderMode = None
 
 from ..draw import style as _style
+from .layout import lay_out_once, limits
 
 __all__ = ["Scene", "Canvas", "png_frame", "small_png", "css_size", "fit_figsize", "grid", "panels_at_once", "DENSITY",
            "MAX_CSS"]
@@ -203,83 +203,6 @@ def css_size(fig, style) -> tuple:
     return int(round(w * style.dpi)), int(round(h * style.dpi))
 
 
-def _crowding(boxes, air: float) -> float:
-    """How many pixels two boxes side by side lack to stand `air` pixels apart (0 when none is closer)."""
-    worst = 0.0
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if min(a.y1, b.y1) - max(a.y0, b.y0) <= 0:  # one above the other: no row to share
-                continue
-            gap = max(b.x0 - a.x1, a.x0 - b.x1)  # negative where they overlap
-            worst = max(worst, air - gap)
-    return worst
-
-
-def settle_layout(fig, axes, *, passes: int = 2, rounds: int = 3, freeze: bool = True) -> None:
-    """Run the figure's constrained layout `passes` times, the last as a full draw, then freeze it (unless not
-    `freeze`): later draws skip the layout, and the canvas holds the figure drawn in its final layout.
-
-    Constrained layout places an axes by its box before mplot3d places the 3-D axis names by the view, so
-    a 3-D axes' z name could end on the next panel's axis name (lesson 05's lifted view in the lecture
-    preset: 1 px apart): while two panels' drawn extents (labels included) stand closer than 4 points, the
-    space between panels grows by what they lack and the layout runs again (at most `rounds` times).
-    """
-    engine = fig.get_layout_engine()
-    air = 4 * fig.dpi / 72
-    for _ in range(rounds):
-        for _ in range(passes - 1):
-            fig.draw_without_rendering()
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
-        lack = _crowding([ax.get_tightbbox(renderer) for ax in axes if ax.get_visible()], air)
-        if lack <= 0 or engine is None or not hasattr(engine, "set"):
-            break
-        engine.set(w_pad=engine.get()["w_pad"] + lack / fig.dpi)  # pixels to inches
-    if freeze:
-        fig.set_layout_engine("none")
-
-
-#: How many steps of a run `Scene` measures its moving texts at (every step of a shorter run): each costs every
-#: panel's ``update`` (a data panel of 300 points: about 3 ms).
-TEXT_STEPS = 60
-
-
-def measured_steps(K: int) -> list:
-    """The steps at which a scene's moving texts are measured, the last K: every step of a run of fewer than
-    `TEXT_STEPS`, else the first ten (the notes of the start: "w = 0: no boundary yet", the arrows' scale) and
-    the rest spread over the run (its numbers' longest digits at the end)."""
-    if K < TEXT_STEPS:
-        return list(range(K + 1))
-    spread = np.linspace(0, K, TEXT_STEPS - 10).round().astype(int).tolist()
-    return sorted(set(range(10)) | set(spread))
-
-
-def text_overflow(fig, texts) -> np.ndarray:
-    """How far the drawn extents of `texts` reach past the figure's edges, pixels (left, bottom, right, top; 0
-    where none does). Empty and hidden texts are skipped."""
-    renderer = fig.canvas.get_renderer()
-    box = fig.bbox
-    out = np.zeros(4)
-    for t in texts:
-        if not t.get_visible() or not t.get_text().strip():
-            continue
-        ext = t.get_window_extent(renderer)
-        if ext.width == 0:
-            continue
-        out = np.maximum(out, [box.x0 - ext.x0, box.y0 - ext.y0, ext.x1 - box.x1, ext.y1 - box.y1])
-    return out
-
-
-def limits(axes) -> list:
-    out = []
-    for ax in axes:
-        lim = tuple(ax.get_xlim()) + tuple(ax.get_ylim())
-        if hasattr(ax, "get_zlim"):
-            lim += tuple(ax.get_zlim())
-        out.append(lim)
-    return out
-
-
 class Scene:
     """One run's picture: figure, canvas, axes, the panels drawn on them, the cached background.
 
@@ -313,7 +236,7 @@ class Scene:
                 self.axes.append(ax)
             if title:
                 self.fig.suptitle(title, fontsize=s.title_size)
-            self._lay_out(len(run.history) - 1)
+            lay_out_once(self.fig, self.axes, self.panels, len(run.history) - 1)
         for p in self.panels:
             if getattr(p, "redraw", False):
                 p.redraw = False
@@ -321,39 +244,6 @@ class Scene:
         self.bg = self._grab()
         self.limits = limits(self.axes)
         self.k = None
-
-    def _lay_out(self, K) -> None:
-        """Lay the figure out once, at the last state, and freeze the layout: later full draws never shift the
-        axes, and they skip the layout pass. A moving text (a caption, a note) can be longer at another step
-        than at the last (lesson 02's "w = 0: no boundary yet" at the start, on a narrow lecture panel): the
-        moving texts are measured along the run (`measured_steps`), and while one of them reaches past the
-        figure's edge the layout is run again inside a rectangle smaller by that much (at most 3 times)."""
-        engine = self.fig.get_layout_engine()
-        rect = np.array([0.0, 0.0, 1.0, 1.0])  # (left, bottom, width, height), figure fraction
-        air = 2 * self.fig.dpi / 72  # 2 points clear of the edge
-        for _ in range(3):
-            for p in self.panels:
-                p.update(K)
-            settle_layout(self.fig, self.axes, freeze=False)  # two passes: a spanning row's labels settle in the 2nd
-            drawn, over = limits(self.axes), np.zeros(4)
-            for k in measured_steps(K):  # the last is K: the panels end at the state the canvas was drawn in
-                texts = [a for p in self.panels for a in (p.update(k) or []) if isinstance(a, Text)]
-                over = np.maximum(over, text_overflow(self.fig, texts))
-            for ax, lim, now in zip(self.axes, drawn, limits(self.axes), strict=True):
-                if now == lim:
-                    continue
-                ax.set_xlim(lim[:2])  # a panel that zooms at one step only: its limits as drawn
-                ax.set_ylim(lim[2:4])
-                if len(lim) > 4:
-                    ax.set_zlim(lim[4:])
-            if not np.any(over > 0) or engine is None or not hasattr(engine, "set"):
-                break
-            w, h = self.fig.bbox.width, self.fig.bbox.height
-            cut = np.where(over > 0, over + air, 0.0) / [w, h, w, h]
-            rect = np.array([rect[0] + cut[0], rect[1] + cut[1], rect[2] - cut[0] - cut[2],
-                             rect[3] - cut[1] - cut[3]])
-            engine.set(rect=tuple(rect.tolist()))
-        self.fig.set_layout_engine("none")
 
     def _animate(self, artists):
         for a in artists or []:
