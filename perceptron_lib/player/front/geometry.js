@@ -67,7 +67,9 @@ export function keepControlKeys(el) {
 }
 
 /**
- * A number as a person writes it (`readout.num`): 2 not 2.0, else 4 significant digits (Python's "{:.4g}").
+ * A number as a person writes it (`readout.num`): 2 not 2.0, else 4 significant digits (Python's "{:.4g}"). Its one
+ * use is an arrow scale's whole m of "1/m" (`fraction`): on an exact tie of a non-integer (4.0625) toFixed rounds half
+ * up where Python rounds half to even, so a readout's numbers go through `words.js` `readoutNum` instead.
  * @param {number} v
  * @returns {string}
  */
