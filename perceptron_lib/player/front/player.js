@@ -24,7 +24,7 @@ import { drawFrame } from "./frame.js";
 import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, PT } from "./scene.js";
-import { fitColumn, panelPlaces } from "./side.js";
+import { fitColumn, keepingFocus, panelPlaces } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
@@ -145,14 +145,23 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const inDeck = el.closest(".reveal") !== null;
   const names = { id, first: inEditor ? "edits, readout" : "readout", keep: el }; // first: the column as it was
   let crowded = false; // lecture: the column's panels, legend and readout did not fit beside the picture (fitColumn)
+  let under = []; // notebook preset: the panels after the readout (the lifted view: `panelPlaces`)
+  let wrapped = false; // the column under the picture (a phone), not beside it (fitColumn): `under` goes first in it
+  const placeUnder = () => {
+    if (wrapped) side.prepend(...under);
+    else side.append(...under);
+    // 7 lines: the panel under the readout does not move as k does
+    readout.style.minHeight = under.length && !wrapped ? "10.2em" : "";
+  };
   const placeCharts = () => {
     for (const c of charts) c.remove();
     const drawn = panels.map((p, j) => ({ ...p, name: TAB_NAMES[spec.panels[j].kind] ?? "chart" })).filter((p) => p.el);
-    const { tabbed, under, after, beside } = panelPlaces(drawn, { large, inEditor, inSwitch, inDeck, crowded });
+    const places = panelPlaces(drawn, { large, inEditor, inSwitch, inDeck, crowded });
+    const { tabbed, after, beside } = places;
+    under = places.under;
     side.prepend(...beside);
-    side.append(...under);
+    placeUnder();
     body.append(...after);
-    readout.style.minHeight = under.length ? "10.2em" : ""; // 7 lines: the panel under it does not move as k does
     tabs = tabbed.length ? buildTabs(doc, side, readout, tabbed, names) : null;
     if (!tabs) side.classList.remove("pp-on-panel");
     charts = [...beside, ...under, ...after, ...(tabs?.parts ?? [])];
@@ -195,8 +204,14 @@ export function mountPlayer(model, el, first = model.get("run")) {
     placeCharts();
     return on;
   };
-  const fitSide = fitColumn({ side, figure, box: el, large, crowd });
-  const sized = large && win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
+  // either preset: a column wrapped under the picture (a phone) has its lifted view first, near Step (fitColumn)
+  const wrap = (on) => {
+    if (on === wrapped) return;
+    wrapped = on;
+    if (under.length) keepingFocus(root, placeUnder);
+  };
+  const fitSide = fitColumn({ side, figure, box: el, large, crowd, wrapped: wrap });
+  const sized = win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
   if (sized) for (const part of [figure, el]) sized.observe(part);
 
   let shown = -1;

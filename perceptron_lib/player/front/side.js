@@ -1,7 +1,8 @@
 /**
- * The column beside the picture (`.pp-side`): where each drawn panel goes (`panelPlaces`), and, in the lecture
- * preset, how tall the column may be (`fitColumn`): a projector's 1280x720 view holds the controls and the picture,
- * and the column beside the picture must not run below them.
+ * The column beside the picture (`.pp-side`): where each drawn panel goes (`panelPlaces`), whether the column stands
+ * beside the picture or has wrapped under it (a phone), and, in the lecture preset, how tall the column may be
+ * (`fitColumn`): a projector's 1280x720 view holds the controls and the picture, and the column beside the picture
+ * must not run below them.
  */
 
 /**
@@ -14,7 +15,8 @@ export const LECTURE_SIDE_PX = 540;
  * Where each of a player's drawn panels goes: `tabbed` (lecture: under a tab of the column beside the picture, see
  * `buildTabs`: every panel of an editor's player, of a player with a tall one (in a deck only in a run switch), and
  * of a player whose column is `crowded`: its panels, legend and readout did not fit beside the picture), `under`
- * (the notebook preset: after the readout in that column, a panel that asks for it), `after` (a deck's lecture
+ * (the notebook preset: after the readout in that column, a panel that asks for it; before it where the column has
+ * wrapped under the picture, see `fitColumn`'s `wrapped`), `after` (a deck's lecture
  * player: its tall panel after the column, a third column there) and `beside` (in the column, over the legend and
  * the readout).
  * @param {{el: HTMLElement, tall?: boolean, underReadout?: boolean}[]} drawn
@@ -78,12 +80,16 @@ export function keepingFocus(root, move) {
  * (`panelPlaces` with `crowded`); once the widget's width is `RETRY_PX` away from what it was then (a wider window,
  * the file browser closed, the page zoomed out; or narrower: a narrower column draws its chart smaller),
  * `crowd(false)` tries them beside the picture again, and they go back under their tabs at once (before the page is
- * painted) if they still do not fit. The focus is kept (`keepingFocus`).
- * @param {{side: HTMLElement, figure: HTMLElement, box: HTMLElement, large: boolean, crowd: (on: boolean) => boolean}}
- *   parts `box`: the widget's own element, whose width is followed; `crowd(on)` returns whether anything moved
+ * painted) if they still do not fit. The focus is kept (`keepingFocus`). In either preset, each fit tells
+ * `wrapped(on)` whether the column has wrapped under the picture (a phone's width: the picture and the column's least
+ * width do not fit in one row), measured from the layout: the player then puts the panels that go after the readout
+ * (`panelPlaces`'s `under`, the lifted view) right under the picture, next to its Step button, not a readout away.
+ * @param {{side: HTMLElement, figure: HTMLElement, box: HTMLElement, large: boolean, crowd: (on: boolean) => boolean,
+ *   wrapped?: (on: boolean) => void}} parts `box`: the widget's own element, whose width is followed; `crowd(on)`
+ *   returns whether anything moved
  * @returns {() => void} the fit, to call when the figure's or the widget's size changes (a ResizeObserver's callback)
  */
-export function fitColumn({ side, figure, box, large, crowd }) {
+export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} }) {
   let crowded = false;
   let crowdedAt = 0; // the widget's width when the panels last went under tabs
   // the column ends where the picture does, or LECTURE_SIDE_PX under the picture's top, whichever is lower: from the
@@ -102,7 +108,9 @@ export function fitColumn({ side, figure, box, large, crowd }) {
   const fit = () => {
     const width = box.clientWidth;
     if (width === 0 || figure.offsetHeight === 0) return; // not laid out (a hidden tab of JupyterLab): nothing to fit
-    if (!hold() || !large) return;
+    const beside = hold();
+    wrapped(!beside); // the column's order does not change its width: no loop (flex-basis and min-width hold it)
+    if (!beside || !large) return;
     const root = side.closest(".perceptron-browserplayer") ?? box;
     if (!crowded && overflows()) {
       keepingFocus(root, () => {
