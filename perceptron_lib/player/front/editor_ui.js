@@ -46,7 +46,6 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor .pe-foot { display: flex; flex-wrap: wrap; gap: 4px 1.5em; align-items: flex-start; }
 .perceptron-browsereditor .pp-figure > .pe-foot { margin-top: 4px; }
 .perceptron-browsereditor .pe-beside .pe-message { margin: 0 0 4px; }
-.perceptron-browsereditor .pp-figure > .pe-message { margin: 4px 0; }
 .perceptron-browsereditor .pe-keys > summary, .perceptron-browsereditor .pe-more > summary { cursor: pointer; }
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
 .perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-keys, .pe-more, .pe-more *) {
@@ -61,32 +60,58 @@ export const BRIEF_MS = 10000;
 
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
-/** Under this width (CSS px) the editor's messages wrap to more lines: the line goes under the picture. */
+/** Under this width (CSS px) the editor's messages wrap to more lines, and their number changes with each. */
 export const NARROW_PX = 720;
 
 /**
- * Keep the editor's picture where it is whatever the message line says: a message of another length above the
- * picture moved it (a phone, 390 px wide: about 22 px between two taps, so that the next tap landed elsewhere). On a
- * narrow editor (under `NARROW_PX`) or a touch screen (the main pointer coarse), the line goes right under the
- * picture, over its legend; elsewhere it stays where the editor put it (above the player, or in the lecture's column
- * beside the picture, which a message does not move). Placed again whenever the editor's width changes (a turned
- * phone, a resized window); the line, one element, keeps its words and its live region.
- * @param {HTMLElement} message the line, in its place above the player
+ * The height the message line keeps (its `min-height`), for two rules. One (`hold`, `release`): a line emptied
+ * while the pointer is on the editor keeps its height until the pointer leaves. The other (`measure`, after each
+ * message): on a narrow editor (under `NARROW_PX`) or a touch screen (the main pointer coarse), where the line sits
+ * above the picture, it keeps the height of the tallest message it has shown at this width (on a phone the first,
+ * the hint, is three lines; an edit's one to three): a shorter message no longer moves the picture up, and a longer
+ * one moved it by a line or two between two taps (390 px wide: about 22 px, so that the next tap landed elsewhere).
+ * A new width starts again from the message shown. In the lecture's column beside the picture a message moves
+ * nothing that the student aims at, and a wide editor's messages take one line or two: there only the first rule
+ * holds, so that the editor stays as short as it is (it fits the screen).
+ * @param {HTMLElement} message the line
  * @param {HTMLElement} root the editor's root
  * @param {Window} win
+ * @returns {{hold: () => void, release: () => void, measure: () => void}}
  */
-export function keepPictureStill(message, root, win) {
-  const [home, next] = [message.parentElement, message.nextSibling];
-  const place = () => {
-    const picture = root.querySelector(".pp-picture");
-    if (picture === null || home === null || root.clientWidth === 0) return; // not built, or not laid out
-    const under =
-      !home.closest(".pp-side") &&
-      (root.clientWidth < NARROW_PX || win.matchMedia?.("(pointer: coarse)").matches === true);
-    if (under && message.previousElementSibling !== picture) picture.after(message);
-    else if (!under && message.parentElement !== home) home.insertBefore(message, next);
+export function keptHeight(message, root, win) {
+  let [held, tallest, width] = [0, 0, -1];
+  const still = () =>
+    !message.closest(".pp-side") &&
+    (root.clientWidth < NARROW_PX || win.matchMedia?.("(pointer: coarse)").matches === true);
+  const apply = () => {
+    const px = Math.max(held, tallest);
+    message.style.minHeight = px > 0 ? `${px}px` : "";
   };
-  if (win.ResizeObserver) new win.ResizeObserver(place).observe(root);
+  const own = () => message.getBoundingClientRect().height; // to the layout's own fraction of a px
+  const measure = () => {
+    if (root.clientWidth === 0) return; // not laid out (a hidden tab): measured when it is
+    tallest = still() ? Math.max(tallest, own()) : 0;
+    apply();
+  };
+  const resized = () => {
+    if (root.clientWidth === width || root.clientWidth === 0) return;
+    width = root.clientWidth;
+    tallest = 0;
+    apply();
+    measure();
+  };
+  if (win.ResizeObserver) new win.ResizeObserver(resized).observe(root);
+  return {
+    hold: () => {
+      held = own();
+      apply();
+    },
+    release: () => {
+      held = 0;
+      apply();
+    },
+    measure,
+  };
 }
 
 /**
@@ -104,7 +129,7 @@ export function keepPictureStill(message, root, win) {
  * @returns {{say: (text: string, problem?: boolean) => void, sayBriefly: (text: string) => void}}
  */
 export function messageLine(message, root, win, ms = BRIEF_MS) {
-  keepPictureStill(message, root, win);
+  const height = keptHeight(message, root, win);
   let brief = null; // the brief message's timer and listener, while it shows
   const end = () => {
     if (brief === null) return;
@@ -119,7 +144,7 @@ export function messageLine(message, root, win, ms = BRIEF_MS) {
     (root.contains(event.target) || root.matches(":hover")) &&
     !(event.ctrlKey || event.metaKey || event.altKey || MODIFIERS.has(event.key));
   const release = () => {
-    message.style.minHeight = "";
+    height.release();
     root.removeEventListener("pointerleave", release);
   };
   const say = (text, problem = false) => {
@@ -127,6 +152,7 @@ export function messageLine(message, root, win, ms = BRIEF_MS) {
     release();
     message.textContent = problem ? `Not done: ${text} Your points are as they were.` : text;
     message.classList.toggle("pe-problem", problem);
+    height.measure();
   };
   const sayBriefly = (text) => {
     say(text);
@@ -134,7 +160,7 @@ export function messageLine(message, root, win, ms = BRIEF_MS) {
       if (event?.type === "keydown" && !editorKey(event)) return;
       end();
       if (event?.type === "pointerdown" || root.matches(":hover")) {
-        message.style.minHeight = `${message.getBoundingClientRect().height}px`;
+        height.hold();
         root.addEventListener("pointerleave", release);
       }
       message.textContent = "";
