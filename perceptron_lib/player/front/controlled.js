@@ -20,7 +20,7 @@ import { keepControlKeys } from "./geometry.js";
 import { fitPerceptron } from "./perceptron.js";
 import { clampStep, mountPlayer, RUN_VERSION } from "./player.js";
 import { wrongAt } from "./runspec.js";
-import { besideCss, fitBeside } from "./switch.js";
+import { besideCss } from "./switch.js";
 import { altText, stateLines } from "./words.js";
 
 /**
@@ -257,7 +257,6 @@ export function mountControlled(model, el) {
   }
   const holder = htmlEl(doc, "div", { class: "pp-holder" });
   let player = null;
-  let unfit = () => {};
   /** Show `run` at step k: the first in a new player, with the settings between its picture and its column (the
    * page's order is the order seen); the next in the same elements (`setRun`: the focus, in a setting too, stays). */
   const show = (run, kernel, k) => {
@@ -267,7 +266,6 @@ export function mountControlled(model, el) {
     if (player !== null) return player.setRun(run, local.k);
     player = mountPlayer(proxy, holder, run);
     player.root.querySelector(".pp-figure").after(form.el);
-    unfit = fitBeside(player, form.el);
   };
   const tellK = (k) => {
     if (Number(model.get("k")) === k) return;
@@ -329,7 +327,6 @@ export function mountControlled(model, el) {
     model.off("change:run", onRun);
     model.off("change:settings", onSettings);
     model.off("change:k", onK);
-    unfit();
     player.unmount();
     root.remove();
   };

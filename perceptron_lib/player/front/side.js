@@ -93,9 +93,8 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} 
   let crowded = false;
   let crowdedAt = 0; // the widget's width when the panels last went under tabs
   // the column ends where the picture does, or LECTURE_SIDE_PX under the picture's top, whichever is lower: from the
-  // column's own top, which is lower than the picture's under a run switch's choice or a controlled player's settings
-  // (there `switch.js` fitBeside holds it to the same bottom); measured on the page, in the page's CSS px (`k`: a
-  // scaled deck's slide)
+  // column's own top, which is lower than the picture's under a run switch's choice or a controlled player's settings;
+  // measured on the page, in the page's CSS px (`k`: a scaled deck's slide)
   const hold = () => {
     const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
     const k = f.height / figure.offsetHeight; // fit() runs hold() only on a figure laid out

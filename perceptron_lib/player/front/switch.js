@@ -28,8 +28,8 @@ export const VIEW_RESERVE = 180;
  * 56em wide. The widget's grid is passed down through the player's boxes (CSS subgrid), which keep their places in
  * the page's tree and their boxes: the page's order stays the order seen (the player's buttons, its picture, `item`,
  * the column). Narrower, `item` comes under the picture, over the column. The picture is never taller than the
- * window allows (`VIEW_RESERVE`); in the lecture preset `fitBeside` holds the side column to what the picture leaves
- * under `item`.
+ * window allows (`VIEW_RESERVE`); in the lecture preset the player holds its column, from its own top under `item`,
+ * to the picture's bottom (`side.js` fitColumn).
  * @param {string} root
  * @param {string} item
  * @returns {string}
@@ -53,29 +53,6 @@ export function besideCss(root, item) {
   ${r} .pp-body > .${item} { grid-column: 2; grid-row: 1; position: relative; z-index: 1; margin: 0 0 10px; }
 }
 .${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
-}
-
-/**
- * In the lecture preset, the player holds the column beside its picture to the picture's height, and its readout
- * scrolls there (`mountPlayer`'s own rule). Under `item` the column starts lower: hold it to the picture's bottom.
- * Runs whenever the picture or `item` changes size; returns what stops it.
- * @param {{root: HTMLElement}} player `mountPlayer`'s handle
- * @param {HTMLElement} item
- * @returns {() => void}
- */
-export function fitBeside(player, item) {
-  const win = item.ownerDocument.defaultView;
-  const figure = player.root.querySelector(".pp-figure");
-  const side = player.root.querySelector(".pp-body > :not(.pp-figure)");
-  if (!player.root.classList.contains("pp-large") || !figure || !side || !win.ResizeObserver) return () => {};
-  const fit = () => {
-    const [f, s, i] = [figure, side, item].map((e) => e.getBoundingClientRect());
-    if (i.left >= f.right - 1 && s.left >= f.right - 1) side.style.maxHeight = `${Math.max(0, f.bottom - s.top)}px`;
-  };
-  const observer = new win.ResizeObserver(fit); // after the player's own: this one has the last word
-  observer.observe(figure);
-  observer.observe(item);
-  return () => observer.disconnect();
 }
 
 /** The switch's look: the choices as one row of joined buttons; the chosen one filled, bold and ticked. */
@@ -152,9 +129,9 @@ export function mountSwitch(model, el) {
   const root = htmlEl(doc, "div", { class: "perceptron-browserswitch" });
   root.append(htmlEl(doc, "style", {}, SWITCH_CSS + besideCss("perceptron-browserswitch", "perceptron-choice")), grid);
   el.replaceChildren(root);
+  // in the lecture preset the player holds its column, under the choice, to the picture's bottom (`side.js`)
   const player = mountPlayer(model, holder, runs[current]);
   player.root.querySelector(".pp-figure").after(group);
-  const unfit = fitBeside(player, group);
 
   /** Show run j at step k in the player's elements (the focus, on the choice too, stays), the choice marked. */
   const show = (j, k) => {
@@ -183,7 +160,6 @@ export function mountSwitch(model, el) {
   model.on("change:choice", onModelChoice);
   const unmount = () => {
     model.off("change:choice", onModelChoice);
-    unfit();
     player.unmount();
     root.remove();
   };
