@@ -12,7 +12,7 @@
  */
 
 import { htmlEl } from "./controls.js";
-import { pageNumber } from "./geometry.js";
+import { keepControlKeys, pageNumber } from "./geometry.js";
 import { clampStep, mountPlayer } from "./player.js";
 
 /**
@@ -172,6 +172,7 @@ export function mountSwitch(model, el) {
  * @returns {() => void} the clean-up anywidget calls when the view goes
  */
 function renderSwitch({ model, el }) {
+  keepControlKeys(el);
   let mounted = mountSwitch(model, el);
   const onRuns = () => {
     mounted.unmount();
