@@ -9,10 +9,13 @@ in the bowl (tester 3, item 11). There the player now puts the lifted view first
 picture and its legend, the readout after it: the whole bowl within one screen of Step. At 1440x900 the column
 stands beside the picture and keeps its order (readout, then the lifted view). The column follows the widget's
 width both ways, keeps the focus of a control it moves, and its page order is the order seen (Tab goes down the
-page). Checked on the plain player and on lesson 05's editor of lifted points.
+page). Checked on the plain player and on lesson 05's editor of lifted points; a screenshot of each layout goes to
+``tests/artifacts/phone/lifted-<widget>-<width>.png``.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +30,7 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
 GAP = 16  # CSS px between the figure and the column (`.pp-body`'s gap)
+SHOTS = Path(__file__).parent / "artifacts" / "phone"  # a screenshot of each layout measured, to look at
 
 JS_BOXES = """() => {
   const w = document.querySelector('#widget');
@@ -94,7 +98,7 @@ def test_on_a_phone_the_lifted_view_is_right_under_the_picture_and_step(chromium
     try:
         m = _boxes(page)
     finally:
-        page.screenshot(path=f"/tmp/phone_layout_{widget}_390.png", full_page=True)
+        page.screenshot(path=str(SHOTS / f"lifted-{widget}-390.png"), full_page=True)
         _close(pages)
     assert m["lifted"]["top"] >= m["picture"]["bottom"], f"the column stands beside the picture on a phone: {m}"
     # nothing between the picture's legend (and an editor's folded parts) and the lifted view
@@ -117,7 +121,7 @@ def test_on_a_desktop_the_lifted_view_stays_beside_the_picture_under_the_readout
     try:
         m = _boxes(page)
     finally:
-        page.screenshot(path=f"/tmp/phone_layout_{widget}_1440.png", full_page=True)
+        page.screenshot(path=str(SHOTS / f"lifted-{widget}-1440.png"), full_page=True)
         _close(pages)
     assert m["lifted"]["left"] >= m["picture"]["right"], m
     assert m["column"][-2:] == ["pp-readout", "pl-lifted"] and m["lifted"]["top"] >= m["readout"]["bottom"], m
