@@ -11,8 +11,8 @@ at least one):
 * no text of the widget (buttons, readout, key help, and a browser player's SVG text at the scale it is shown)
   is smaller than 11 CSS px (notebook preset) or 18 px (lecture); a PNG picture's own text is checked in
   ``test_frames.py``;
-* picture, Step button and the readout's first line (and a run switch's buttons above them, a controlled
-  player's settings beside them) fit in one
+* picture, Step button and the readout's first line (and a run switch's choice and a controlled
+  player's settings, beside the picture or under it) fit in one
   view of the notebook, measured at 1440x900 with the file browser open and at 1280x720 (a projector)
   with it closed;
 * the picture has alt text, and every button has a name (text or aria-label).
