@@ -58,7 +58,8 @@ def test_frames(nb, preset):
     for f in found:
         where = f"{nb} [{preset}] {f['name']} ({f['repr']})"
         wrong += [f"{where}: {x}" for x in f["leaves"] + f["crosses"] + f["cut"] + f.get("paths", [])]
-        wrong += [f"{where}: the still's alt text does not say {name!r}" for name in f["panels"] if name not in f["alt"]]
+        wrong += [f"{where}: the still's alt text does not say {name!r}"
+                  for name in f["panels"] if name not in f["alt"]]
         shown = f["smallest_pt"] * f["px_per_pt"] * LEAST_SCALE
         if shown < SMALLEST_CSS_PX[preset] - 1e-9:
             wrong.append(f"{where}: smallest text {f['smallest_pt']} pt is {shown:.1f} CSS px at scale {LEAST_SCALE}")

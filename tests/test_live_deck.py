@@ -140,7 +140,8 @@ def test_the_lecture_session_gives_the_notebook_the_room_of_the_status_bar(lectu
     """`make lecture` hides JupyterLab's status bar (tools/jupyter/lab/lecture.json): at 1280x720 the notebook's view
     is 623 px, not 599 (test_editor_fit measures every lecture widget in the 599 px view: 528-592 px)."""
     view = lecture["view"]
-    print(f"make lecture at 1280x720: the notebook's view {view['height']:.0f} px, status bar shown: {view['statusBar']}")
+    print(f"make lecture at 1280x720: the notebook's view {view['height']:.0f} px, "
+          f"status bar shown: {view['statusBar']}")
     assert not view["statusBar"] and view["height"] >= 620, view
 
 
