@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tests.export_builds import built
+from tools import build_slides
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "tests" / "artifacts" / "keyboard_pages"
@@ -84,3 +86,28 @@ def test_no_number_is_cut_at_the_end_of_an_output_line(chromium, decks):
     # a wrap with a digit on both sides cuts a number in two
     cut = [w for w in wraps if re.search(r"\d\|\d", w)]
     assert not cut, cut[:3]
+
+
+
+@pytest.mark.browser
+def test_a_deck_is_fitted_once_its_formulas_are_drawn(chromium, tmp_path):
+    """reveal.js is ready before MathJax's deferred script has even run (238 ms against 503 here): a deck must be
+    fitted after its formulas are drawn, not with their TeX source as plain text (in CI three of lesson 06's slides
+    ran off the screen). A deck of formulas and no player (nothing else to wait for): the scales it fitted must be
+    those of fitting it again afterwards."""
+    lesson = tmp_path / "notebooks"
+    lesson.mkdir()
+    formulas = "\n\n".join(f"$$\\sum_{{i=1}}^{{{n}}} \\frac{{y_i \\langle w, x_i \\rangle}}{{\\lVert w \\rVert}}$$"
+                             for n in range(2, 14))  # fmt: skip
+    cells = [nbformat.v4.new_markdown_cell(f"# Formulas {k}\n\n{formulas}") for k in range(3)]
+    for cell in cells:
+        cell.metadata["slideshow"] = {"slide_type": "slide"}
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), lesson / "01_formulas.ipynb")
+    out = build_slides.build(tmp_path / "decks", lesson, style="saved")["decks"][0]["path"]
+    page = _open(chromium, out)
+    fitted = page.evaluate("""() => ({formulas: document.querySelectorAll('.reveal mjx-container').length,
+      scales: Reveal.getSlides().map((s) => s.dataset.courseScale)})""")
+    again = page.evaluate("() => { courseFitSlides(); return Reveal.getSlides().map((s) => s.dataset.courseScale); }")
+    page.close()
+    assert fitted["formulas"] >= 36, fitted
+    assert fitted["scales"] == again, f"fitted before the formulas were drawn: {fitted['scales']}, then {again}"

@@ -250,7 +250,9 @@ def test_the_still_draws_the_same_panels_and_set_run_keeps_them(forty, noisy):
     player = BrowserPlayer(run, X, y, panels=[ClaimsPanel()], k=2)
     assert [type(p).__name__ for p in player._drawn().scene.panels] == ["DataPanel", "ClaimsPanel"]
     png, width, _, alt = player.snapshot()
-    assert width > BrowserPlayer(run, X, y).snapshot()[1] and alt == player.alt
+    # the still's alt: the picture's name, then the panel beside it in the browser's words for it
+    assert width > BrowserPlayer(run, X, y).snapshot()[1]
+    assert alt == f"{player.alt} Beside it: Claims 1 and 2 along the run: t = 2 mistakes, bound (R/γ)² = 44.", alt
     ar, Xn, yn = noisy
     player.set_run(ar.run, Xn, yn)
     assert player.run["panels"][0]["K"] == len(ar.run.history) - 1
