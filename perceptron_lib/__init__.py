@@ -17,7 +17,7 @@ The names below are the computation a student calls most. Importing the package 
 matplotlib nor ipywidgets, and changes no global state (no rcParams, no random seeds).
 """
 
-from .core.averaged import fit_averaged, pocket, voted_predict
+from .core.averaged import fit_averaged, voted_predict
 from .core.batched import fit_batch, fit_minibatch
 from .core.bounds import hinge_mistake_bound, mistake_bound, offset_mistake_bound
 from .core.dual import fit_kernel_perceptron
@@ -25,6 +25,7 @@ from .core.kernels import lift, lift_kernel
 from .core.losses import hinge_loss, perceptron_loss, zero_one_loss
 from .core.margins import geometric_margin, is_separable, max_margin_separator, radius
 from .core.perceptron import is_mistake
+from .core.pocket import pocket
 from .core.runs import Cycle, History, Run, State
 from .core.subgradients import perceptron_subgradient
 from .core.training import fit_perceptron, reference_perceptron
