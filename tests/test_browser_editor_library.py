@@ -213,3 +213,47 @@ def test_the_page_reads_the_buffers_to_the_bit(page):  # noqa: F811
     bad["w"]["shape"] = [len(run.history) + 1, 2]
     with pytest.raises(Exception, match="the run's w is not a packed array of its shape"):
         page.evaluate("(t) => front.libraryNumbers(fromWire(t))", bad)
+
+
+#: The library's run `r` sent to the page: how many changes it made to the player's markup, and whose run it shows.
+JS_SENT = """(r) => { const slot = document.querySelector('#widget .pe-player'); let changes = 0;
+  const watch = new MutationObserver((l) => { changes += l.length; });
+  watch.observe(slot, {subtree: true, childList: true, attributes: true, characterData: true});
+  window.model.fromPython('run', r); changes += watch.takeRecords().length; watch.disconnect();
+  return {changes, run: document.querySelector('#widget > *').dataset.run, form: window.editor.spec().form}; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("make", [_plain, _lifted, _answers], ids=["00", "05 lifted", "06 answers"])
+def test_the_librarys_run_equal_to_the_pages_is_not_drawn_again(page, make):  # noqa: F811
+    """After an edit the page draws its own run; the library's, the same number for number (its margins and
+    summary the same as written), is on show without a second drawing; one that differs is drawn."""
+    rng = np.random.default_rng(8)
+    X, y = _points(rng, 14, kind="ring")
+    editor = make(X, y)
+    state = editor.get_state()
+    page.evaluate("(s) => window.mount(s)", wire({key: state[key] for key in
+                                                  ("run", "points", "lesson", "settings", "options", "k",
+                                                   "interval_ms")}))
+    Xe, ye = _points(rng, 20, kind="ring")
+    page.evaluate("(p) => window.model.fromPython('points', p)", [Xe.tolist(), ye.astype(int).tolist()])
+    editor.points = [Xe.tolist(), ye.astype(int).tolist()]
+    before = _drawn(page, json.loads(json.dumps(editor.full_run())), [editor.run["K"]])  # drawn whole, then ...
+    page.evaluate("(p) => window.model.fromPython('points', p)", [Xe[:-1].tolist(), ye[:-1].astype(int).tolist()])
+    page.evaluate("(p) => window.model.fromPython('points', p)", [Xe.tolist(), ye.astype(int).tolist()])
+    assert json.loads(page.evaluate(JS_DRAWN, editor.run["K"]))["run"] == "browser"  # ... the page's own again
+    got = page.evaluate(JS_SENT, wire(editor.run))
+    assert got == {"changes": 0, "run": "library", "form": "library"}, "the same run was drawn again"
+    shown = json.loads(page.evaluate(JS_DRAWN, editor.run["K"]))
+    assert [{**shown, "html": FRESH_ID.sub(r"\1-ID", shown["html"])}] == before  # it reads as the library's
+    # a library's run that differs from the page's (its last state moved) is drawn, with the library's numbers
+    page.evaluate("(p) => window.model.fromPython('points', p)", [Xe[:-1].tolist(), ye[:-1].astype(int).tolist()])
+    page.evaluate("(p) => window.model.fromPython('points', p)", [Xe.tolist(), ye.astype(int).tolist()])
+    other = unpacked(editor.run)
+    w = np.array(other["w"])
+    w[-1, 0] += 2.0**-20
+    moved = {**editor.run, "w": packed(w)}
+    got = page.evaluate(JS_SENT, wire(moved))
+    assert got["changes"] > 0 and got["run"] == "library"
+    assert page.evaluate("() => window.editor.spec().w.at(-1)[0]") == w[-1, 0]
+

@@ -44,6 +44,7 @@ import {
   libraryNumbers,
   libraryRunSpec,
   liftedSteps,
+  sameAsMine,
   viewFor,
 } from "./runspec.js";
 import { pluralOf } from "./words.js";
@@ -143,7 +144,13 @@ export function mountEditor(model, el) {
     lift: options.lift ?? null,
     readout: options.readout ?? null,
   });
-  const own = () => editorRunSpec(editorFit(fitted(), state.y, settings, options.fit), fitted(), state.y, look());
+  let mine = { run: null, spec: null }; // the run the page fitted last, and its spec
+  const own = () => {
+    const X = fitted();
+    const run = editorFit(X, state.y, settings, options.fit);
+    mine = { run, spec: editorRunSpec(run, X, state.y, look()) };
+    return mine.spec;
+  };
   /** Python's run in the editor's view: a run on lifted points gets its circles cut to that view. A lean trait
    * (the library's run alone: `library_run.py`) is worded and given its panels here, as the browser's own run. */
   const inView = (next) => {
@@ -189,6 +196,14 @@ export function mountEditor(model, el) {
     marks();
     ui.undo.disabled = !state.undo.length;
     ui.redo.disabled = !state.redo.length;
+  };
+  /** The library's run `lib` on show where the page's own run, the same number for number (`sameAsMine`), is
+   * drawn: the readout already holds the library's numbers, so nothing is drawn again (the player keeps its spec,
+   * which draws every step as `lib` would); the editor's spec and `data-run` become the library's. */
+  const adopt = (lib) => {
+    root.dataset.run = "library";
+    waitNote("library");
+    spec = lib;
   };
   /** Send the points, then fit them here and draw the run at step k (default: the end, or the same step), then send
    * that step if it changed: Python fits the points while the page fits and draws its own run. */
@@ -341,7 +356,10 @@ export function mountEditor(model, el) {
     },
     "change:run": () => {
       const next = libraryNumbers(model.get("run"));
-      if (fittedOn(next, state)) show(inView(next), clampStep(player.shown(), next.K), "library");
+      if (!fittedOn(next, state)) return;
+      const lib = inView(next);
+      if (spec === mine.spec && root.dataset.run === "browser" && sameAsMine(mine, next, lib)) return adopt(lib);
+      show(lib, clampStep(player.shown(), next.K), "library");
     },
   };
   for (const [event, handler] of Object.entries(fromPython)) model.on(event, handler);

@@ -126,6 +126,24 @@ export function bowlMesh(B, rings = 6, spokes = 24, samples = 96) {
   return mesh;
 }
 
+/** The last box's mesh, rounded to 1e-6 as Python rounds it: the page's own run and the library's after an edit,
+ * and every edit inside the points' box, share one box (the mesh is read, never changed). */
+let lastMesh = { box: null, mesh: null };
+
+/**
+ * `bowlMesh(B)` with each coordinate rounded to 1e-6 (`LiftedPanel.front`), made once per box.
+ * @param {number[][]} B
+ * @returns {number[][][]}
+ */
+export function roundedMesh(B) {
+  const same = lastMesh.box?.every((row, j) => Object.is(row[0], B[j][0]) && Object.is(row[1], B[j][1]));
+  if (!same) {
+    const round = (v) => Math.round(v * 1e6) / 1e6;
+    lastMesh = { box: B.map((row) => row.slice()), mesh: bowlMesh(B).map((p) => p.map((q) => q.map(round))) };
+  }
+  return lastMesh.mesh;
+}
+
 /** `LiftedPanel._words`: the lifted picture at step k in one sentence. */
 function liftedWords(w, b, k, n, inView, wrong) {
   const head = `The ${n} lifted points on the bowl z = x₁² + x₂²`;
@@ -176,7 +194,7 @@ export function liftedSpec(
     aspect: recipe.aspect,
     box,
     points: Z,
-    bowl: bowlMesh(box).map((p) => p.map((q) => q.map(round))),
+    bowl: roundedMesh(box),
     planes,
     sections: lazySteps(h.w.length, (k) => bowlSection(h.w[k], h.b[k], box).map((p) => p.map((q) => q.map(round)))),
     alt: lazySteps(h.w.length, (k) => liftedWords(h.w[k], h.b[k], k, Z.length, planes[k].length > 0, wrong[k].length)),

@@ -16,7 +16,7 @@ import { liftedSpec } from "./lift_panel.js";
 import { summarize } from "./max_margin.js";
 import { dot, fitPerceptron, isMistake, norm } from "./perceptron.js";
 import { RUN_VERSION } from "./player.js";
-import { altText, stateLines, summaryLines } from "./words.js";
+import { altText, readoutNum, stateLines, summaryLines } from "./words.js";
 
 /** The padding around the data in the data panel's view, a fraction of the data's span (`DataPanel.pad`). */
 export const VIEW_PAD = 0.12;
@@ -333,4 +333,52 @@ export function libraryRunSpec(trait, look) {
   const m = msg.summary;
   const summary = { ...m, R: nan(m.R), gamma: nan(m.gamma), bound: nan(m.bound), boundPlain: nan(m.boundPlain) };
   return { ...editorRunSpec(libraryRun(msg), msg.X, msg.y, { ...look, summary }), form: "library" };
+}
+
+/**
+ * True when `a` and `b` hold the same numbers: `Object.is` on every leaf (-0 is not 0, NaN is NaN), arrays of the
+ * same length entry by entry, and an object's keys those of `a` (`b` may hold more).
+ * @param {any} a
+ * @param {any} b
+ * @returns {boolean}
+ */
+export function sameNumbers(a, b) {
+  if (Object.is(a, b)) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let j = 0; j < a.length; j++) if (!sameNumbers(a[j], b[j])) return false;
+    return true;
+  }
+  return Object.keys(a).every((key) => sameNumbers(a[key], b[key]));
+}
+
+/**
+ * True when the library's run (a lean trait, its arrays read, and its spec `libraryRunSpec`) draws exactly what the
+ * page's own run (`mine`: `editorFit`'s result and its spec) drew: the same points as fitted and, number for number,
+ * every state, update and epoch, the settings the words read, the end, the cycle and the averaged fit's counts; the
+ * same view; and where the two languages' last bits may differ, the same words: each update's margins as the
+ * readout writes them (`readoutNum`; the dot products' sums are rounded in another order) and the summary's lines
+ * (`summaryLines`: the best margin of the page's solver against scipy's). Then every step the player draws from its
+ * spec reads as the library's would, and the editor need not draw the library's run again (`editor.js` `adopt`).
+ * @param {{run: object, spec: object}} mine
+ * @param {object} msg the lean trait, `libraryNumbers` read
+ * @param {object} lib `libraryRunSpec` of it
+ * @returns {boolean}
+ */
+export function sameAsMine(mine, msg, lib) {
+  const { run, spec } = mine;
+  if (msg.form !== "library" || msg.K !== spec.K || !sameNumbers(lib.view, spec.view)) return false;
+  if (!sameNumbers(msg.X, spec.X) || !sameNumbers(msg.y, spec.y)) return false;
+  const theirs = libraryRun(msg);
+  const h = theirs.history;
+  const bare = (r) => ({ ...r, history: { ...r.history, marginBefore: null, marginAfter: null } });
+  if (!sameNumbers(bare(theirs), bare(run))) return false;
+  const worded = (a, b) =>
+    a.length === b.length && a.every((v, j) => Object.is(v, b[j]) || readoutNum(v) === readoutNum(b[j]));
+  return (
+    worded(h.marginBefore, run.history.marginBefore) &&
+    worded(h.marginAfter, run.history.marginAfter) &&
+    sameNumbers(lib.summaryNotes, spec.summaryNotes)
+  );
 }
