@@ -34,6 +34,11 @@ solutions out: no solution page and no link to one, in ``_site/``. ``--audience 
 site AUDIENCE=instructor``) includes them, in a folder of its own, ``_site-instructor/``, and every page
 of it says at its top that it holds the solutions; it refuses to write into the students' ``_site/``.
 ``--no-solutions`` leaves them out whatever the audience.
+
+On a phone (tools/templates/course_site/phone.css): a figure shown smaller than its own size has an "Enlarge the
+figure" button that opens it at full size over the page, and the code is set smaller and wraps; in the students'
+site a code cell of more than `FOLD_LINES` lines is folded there behind "Show the code" (on a wider screen it
+shows as before). The instructor's site and the solutions pages keep every cell open.
 """
 
 from __future__ import annotations
@@ -87,6 +92,8 @@ LIVE_FIGURE_NOTE = (
 #: lifted view, which turns in the page itself; {section} is the heading of that player's section.
 TURN_NOTE = (" The player of section “{section}”, further down, has a lifted view that you can turn right here: drag "
              "it, or use its sliders.")
+#: On a phone, a code cell of the students' site with more lines than this is folded behind "Show the code".
+FOLD_LINES = 4
 _EXERCISES_RE = re.compile(r"\A\s*##\s+Exercises\b")
 _TURNING = ("azimuth", "elevation")
 
@@ -184,10 +191,12 @@ def _rel(target: Path, start: Path) -> str:
 
 
 def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, nav: dict, style: str = "saved",
-                warnings: list | None = None, *, link_suffix: str = ".html", live: dict | None = None) -> Path:
+                warnings: list | None = None, *, link_suffix: str = ".html", live: dict | None = None,
+                fold_code: bool = True) -> Path:
     """Export one notebook to its page under `out_dir` (re-run first unless `style` is "saved"); its links to
     lessons end in `link_suffix` (the decks' folder: ".slides.html"). `live` gets {page: what its live widgets
-    need} (`widget_embed.LiveWidgets`), for `widget_embed.install` once every page is written."""
+    need} (`widget_embed.LiveWidgets`), for `widget_embed.install` once every page is written. With `fold_code`
+    a code cell of more than `FOLD_LINES` lines folds on a phone (never on a solutions page)."""
     rel = path.relative_to(notebook_dir).with_suffix("")
     page = out_dir / rel.with_suffix(".html")
     page.parent.mkdir(parents=True, exist_ok=True)
@@ -212,7 +221,9 @@ def export_page(path: Path, notebook_dir: Path, out_dir: Path, targets: dict, na
     else:
         nb = ce.read(path)
         nb = ce.rerun(nb, path, style, warnings if warnings is not None else [])
+    fold = FOLD_LINES if fold_code and not rel.name.endswith("_solutions") else None
     resources = {"course_nav": nav, "course_relpath": here, "metadata": {"name": ce.title_of(nb) or rel.name},
+                 "course_fold_code": fold,
                  "course_widgets": widget_embed.page_resources(out_dir, page)}
     body, resources = exporter.from_notebook_node(nb, resources=resources)
     page.write_text(body, encoding="utf-8")
@@ -271,10 +282,11 @@ and the exercises' checks. To change the code and run it, open the notebooks wit
 
 
 def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions: bool = True,
-          style: str = "saved", instructor_mark: bool = False) -> dict:
+          style: str = "saved", instructor_mark: bool = False, fold_code: bool = True) -> dict:
     """Build the site into `out_dir` (emptied first); returns a summary with the pages and the size.
 
-    With `instructor_mark` every page says at its top that the site holds the solutions.
+    With `instructor_mark` every page says at its top that the site holds the solutions; with `fold_code` (the
+    students' site) a lesson's long code cells fold on a phone.
     """
     start = time.monotonic()
     out_dir = Path(out_dir).resolve()
@@ -306,7 +318,8 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
             "prev": prev and {"href": prev["name"] + ".html", "title": prev["title"] or prev["name"]},
             "next": nxt and {"href": nxt["name"] + ".html", "title": nxt["title"] or nxt["name"]},
         }
-        pages.append(export_page(info["path"], notebook_dir, out_dir, targets, nav, style, warnings, live=live))
+        pages.append(export_page(info["path"], notebook_dir, out_dir, targets, nav, style, warnings, live=live,
+                                 fold_code=fold_code))
         print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
         sol = by_lesson.get(info["name"])
         info["href"] = info["name"] + ".html"
@@ -318,7 +331,8 @@ def build(out_dir: Path, notebook_dir: Path = ce.NOTEBOOKS, *, include_solutions
             "prev": {"href": f"../{lesson}.html", "title": "back to the lesson"} if lesson in targets else None,
             "next": None,
         }
-        pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings, live=live))
+        pages.append(export_page(s, notebook_dir, out_dir, targets, nav, style, warnings, live=live,
+                                 fold_code=fold_code))
         print(f"  {pages[-1].relative_to(out_dir)}  ({pages[-1].stat().st_size / 1e6:.2f} MB)", flush=True)
     glossary = notebook_dir / GLOSSARY
     if glossary.is_file():
@@ -371,7 +385,7 @@ def main(argv=None) -> int:
         parser.error(f"--audience instructor writes the solutions; got --out {out_dir}, the students' folder, "
                      f"instead: leave --out out (it writes {OUT_DIRS['instructor'].name}/) or name another folder")
     summary = build(out_dir, args.notebooks, include_solutions=with_solutions, style=args.style,
-                    instructor_mark=with_solutions)
+                    instructor_mark=with_solutions, fold_code=args.audience == "student")
     out = summary["out"]
     print(
         f"site: {len(summary['pages'])} pages in {out} ({summary['bytes'] / 1e6:.1f} MB in all, style {args.style}, "
