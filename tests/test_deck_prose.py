@@ -89,7 +89,8 @@ def test_the_pointer_check_finds_a_sentence_about_hidden_code_and_passes_shown_c
     hidden = _deck("md:The models. Here it is in plain Python, with loops only.|out", "md:Next.")
     assert pointers_to_hidden_code(hidden) == [(1, "Here it is in plain Python, with loops only.")]
     assert pointers_to_hidden_code(_deck("md:The next cell checks the formula.|out")) == [
-        (1, "The next cell checks the formula.")]
+        (1, "The next cell checks the formula.")
+    ]
     assert pointers_to_hidden_code(_deck("md:The computation below prints the margins.|out"))
     assert pointers_to_hidden_code(_deck("md:Replace the `...` and run the cell.|out"))
     assert pointers_to_hidden_code(_deck("md:Paste them above the check, and run it.|out"))
@@ -109,20 +110,25 @@ def saved_decks(tmp_path_factory) -> dict:
 
 
 def test_no_slide_points_at_code_it_does_not_show(saved_decks):
-    found = {d["path"].name: pointers_to_hidden_code(d["path"].read_text(encoding="utf-8"))
-             for d in saved_decks["decks"]}
+    found = {
+        d["path"].name: pointers_to_hidden_code(d["path"].read_text(encoding="utf-8")) for d in saved_decks["decks"]
+    }
     found = {deck: hits for deck, hits in found.items() if hits}
     lines = [f"{deck} slide {n}: {sentence[:120]}" for deck, hits in found.items() for n, sentence in hits]
     assert not lines, "prose about code the slide hides (show the code, say what is computed, or skip the cell):\n" + (
-        "\n".join(lines))
+        "\n".join(lines)
+    )
 
 
 def test_code_is_on_a_slide_only_where_its_cell_is_tagged_to_show_it(saved_decks):
     """Each deck shows as many code inputs as its lesson has code cells tagged `slide-show-code`, none other."""
     for d, lesson in zip(saved_decks["decks"], LESSONS, strict=True):
-        tagged = sum(c.cell_type == "code" and "slide-show-code" in c.metadata.get("tags", []) and
-                     c.metadata.get("slideshow", {}).get("slide_type", "-") != "skip"
-                     for c in nbformat.read(lesson, as_version=4).cells)
+        tagged = sum(
+            c.cell_type == "code"
+            and "slide-show-code" in c.metadata.get("tags", [])
+            and c.metadata.get("slideshow", {}).get("slide_type", "-") != "skip"
+            for c in nbformat.read(lesson, as_version=4).cells
+        )
         soup = BeautifulSoup(d["path"].read_text(encoding="utf-8"), "html.parser")
         shown = soup.select(SHOWN_CODE)
         assert len(shown) == tagged, f"{d['path'].name}: {len(shown)} code inputs on slides, {tagged} cells tagged"
