@@ -38,7 +38,8 @@ of it says at its top that it holds the solutions; it refuses to write into the 
 On a phone (tools/templates/course_site/phone.css): a figure shown smaller than its own size has an "Enlarge the
 figure" button that opens it at full size over the page, and the code is set smaller and wraps; in the students'
 site a code cell of more than `FOLD_LINES` lines is folded there behind "Show the code" (on a wider screen it
-shows as before). The instructor's site and the solutions pages keep every cell open.
+shows as before), unless it is tagged ``slide-show-code`` (the code is the point, as on the slides: the perceptron in
+plain Python of 01 and 03). The instructor's site and the solutions pages keep every cell open.
 """
 
 from __future__ import annotations
