@@ -27,8 +27,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from export_builds import built  # the name test_instructor and test_a11y use: one build a session for all
 
-from tests.export_builds import built
 from tools import build_site, widget_embed
 
 REPO = Path(__file__).resolve().parent.parent
