@@ -345,3 +345,13 @@ def test_the_modules_join_into_one():
     assert all(f"// ---- {name}" in text for name in front.MODULES)
     with pytest.raises(ValueError, match="perceptron.js imports numpy_random.js"):
         front.source(("perceptron.js", "numpy_random.js"))
+
+
+def test_two_modules_may_not_declare_one_name():
+    # the joined module would not parse ("Identifier 'X' has already been declared"): no player would draw
+    clash = {"a.js": "export const NARROW_PX = 500;\n", "b.js": "function f() {\n  const NARROW_PX = 1;\n}\n"
+             "export const NARROW_PX = 400;\n"}
+    with pytest.raises(ValueError, match="b.js and a.js both declare the top-level name 'NARROW_PX'"):
+        front.join(clash)
+    inner = {"a.js": "export const X = 1;\n", "b.js": "function f() {\n  const X = 2;\n  return X;\n}\n"}
+    assert "const X = 2" in front.join(inner)  # a name inside a function is its own

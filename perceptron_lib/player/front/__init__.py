@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-__all__ = ["MODULES", "PLAYER_MODULES", "source"]
+__all__ = ["MODULES", "PLAYER_MODULES", "join", "source"]
 
 #: The modules in the order they are joined: each imports only from modules before it.
 MODULES = ("numpy_random.js", "perceptron.js", "max_margin.js")
@@ -35,13 +35,18 @@ PLAYER_MODULES = ("geometry.js", "scene.js", "frame.js", "controls.js", "chart_a
                   "player.js")
 
 _SIBLING_IMPORT = re.compile(r'^import \{[^}]*\} from "\./([a-z_]+\.js)";\n', re.M)
+#: A top-level declaration: biome formats the module's own scope at column 0, and only there.
+_TOP_LEVEL = re.compile(r"^(?:export )?(?:default )?(?:async )?(?:const|let|var|function\*?|class) ([A-Za-z_$][\w$]*)",
+                        re.M)
 
 
 def source(modules=MODULES) -> str:
     """The `modules` joined into one ES module that exports what each exports.
 
     Each file's imports of its siblings are dropped: the names they import are then defined earlier in
-    the same module. A file that imports a module not joined before it is an error.
+    the same module. A file that imports a module not joined before it is an error, and so are two files
+    that declare the same top-level name (the joined module would not parse, and no player on the page
+    would draw).
 
     Examples
     --------
@@ -49,13 +54,28 @@ def source(modules=MODULES) -> str:
     >>> "export function fitPerceptron" in text and 'from "./' not in text
     True
     """
-    parts, joined = [], set()
-    for name in modules:
-        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return join({name: resources.files(__package__).joinpath(name).read_text(encoding="utf-8") for name in modules})
+
+
+def join(texts) -> str:
+    """The ES modules `texts` (file name -> text, in the order to join) as one module; see `source`.
+
+    Examples
+    --------
+    >>> join({"a.js": "export const X = 1;\\n", "b.js": 'import { X } from "./a.js";\\nexport const Y = X;\\n'})
+    '// ---- a.js\\nexport const X = 1;\\n\\n// ---- b.js\\nexport const Y = X;\\n'
+    """
+    parts, joined, declared = [], set(), {}
+    order = tuple(texts)
+    for name, text in texts.items():
         for needed in _SIBLING_IMPORT.findall(text):
             if needed not in joined:
                 raise ValueError(f"{name} imports {needed}, which is not joined before it: order the modules "
-                                 f"so that each comes after those it imports; got {modules!r}.")
+                                 f"so that each comes after those it imports; got {order!r}.")
+        for top in _TOP_LEVEL.findall(text):
+            if declared.setdefault(top, name) != name:
+                raise ValueError(f"{name} and {declared[top]} both declare the top-level name {top!r}, so the "
+                                 f"joined module would not parse: rename one, or import it from the other.")
         parts.append(f"// ---- {name}\n" + _SIBLING_IMPORT.sub("", text))
         joined.add(name)
     return "\n".join(parts)
