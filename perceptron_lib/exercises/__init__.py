@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Verdict", "verdict", "attempted", "graded", "points_of", "could_not", "is_editor", "no_points",
+__all__ = ["Verdict", "verdict", "attempted", "safely", "graded", "points_of", "could_not", "is_editor", "no_points",
            "no_points_in", "NoPoints", "HAND_IN"]
 
 #: What a verdict on a point editor's points adds: how to hand them in (clicks are not saved in a notebook).
@@ -70,10 +70,28 @@ def attempted(answer) -> bool:
     return answer is not Ellipsis and answer is not None
 
 
+def _what_went_wrong(exc: Exception) -> str:
+    """An answer not in the exercise's form says so in the student's words; anything else is named as it is."""
+    from .answers import AnswerError
+
+    if isinstance(exc, AnswerError):
+        return f"not quite: {exc}."
+    return f"not quite: your answer could not be checked ({type(exc).__name__}: {exc})."
+
+
 def could_not(exercise: str, exc: Exception, hint: str) -> Verdict:
     """The verdict on an answer that could not even be checked: what went wrong, then the hint."""
-    return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: {exc}). "
-                                      f"Hint: {hint}")
+    return Verdict(exercise, "wrong", f"{_what_went_wrong(exc)} Hint: {hint}")
+
+
+def safely(exercise: str, check, answer, hint: str) -> Verdict:
+    """``check(answer)``'s verdict; a malformed answer becomes "not quite" with what is wrong and the hint."""
+    if not attempted(answer):
+        return verdict(exercise, answer)
+    try:
+        return check(answer)
+    except Exception as exc:  # any shape or type a student might type
+        return could_not(exercise, exc, hint)
 
 
 def verdict(exercise: str, answer, ok: bool | None = None, *, praise: str = "", hint: str = "") -> Verdict:
@@ -111,8 +129,7 @@ def graded(exercise: str, *, hint: str = ""):
             except NoPoints as exc:  # an empty editor or empty lists: what to do, in the student's words
                 return Verdict(exercise, "wrong", str(exc))
             except Exception as exc:  # a malformed answer is a wrong answer, explained
-                return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
-                                                  f"{exc}). {hint}".rstrip())
+                return Verdict(exercise, "wrong", f"{_what_went_wrong(exc)} {hint}".rstrip())
             if ok and is_editor(answer):
                 return Verdict(exercise, "not handed in", "right points, not handed in yet: " + HAND_IN
                                + (f" ({praise})" if praise else ""))
@@ -155,8 +172,12 @@ def points_of(answer, *, max_points=None, min_points=1):
 
     if is_editor(answer):
         X, y = answer.points
-    else:
+    elif isinstance(answer, (tuple, list)) and len(answer) == 2:
         X, y = answer
+    else:
+        from .answers import AnswerError, described
+
+        raise AnswerError(f"give the editor or a pair (X, y) of points and labels, not {described(answer)}")
     if no_points_in(X, y):
         raise NoPoints(no_points(at_least=min_points, at_most=max_points))
     X, y = check_X_y(X, y)

@@ -9,12 +9,11 @@ loss of the university script. The checks recompute the answer with `perceptron_
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from ..core import data, losses
-from . import Verdict, attempted, verdict
+from . import Verdict, safely, verdict
+from .answers import indices, number, numbers
 
 __all__ = ["EX1_W", "EX1_B", "EX2_C", "check_contributing", "check_scaled_loss", "check_zero_loss_not_separator"]
 
@@ -29,29 +28,14 @@ def _problem():
     return X, y, np.array(EX1_W), EX1_B
 
 
-def _safe(exercise, fn, answer, hint) -> Verdict:
-    """Run a comparison; a malformed answer becomes "not quite" with the hint, never an exception."""
-    if not attempted(answer):
-        return verdict(exercise, answer)
-    try:
-        return fn(answer)
-    except Exception as exc:  # any shape or type a student might type
-        return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
-                                          f"{exc}). Hint: {hint}")
-
-
 def check_contributing(answer=...) -> Verdict:
     """Exercise 1: the indices of the examples that add something to L(w, b) at w = (1, -2), b = 1."""
     hint = ("Compute the margins m_i = y_i(<w, x_i> + b) with losses.margins; an example adds "
             "max(0, -m_i), which is positive only when m_i < 0.")
 
     def check(ans):
-        if isinstance(ans, (str, bytes)) or isinstance(ans, numbers.Number):
-            raise TypeError(f"give a list or set of indices such as [0, 3], not {type(ans).__name__}")
-        given = {int(i) for i in ans}
-        if any(float(i) != int(i) for i in ans):
-            raise ValueError("indices must be whole numbers")
         X, y, w, b = _problem()
+        given = indices(ans, n=len(y))
         m = losses.margins(w, b, X, y)
         right = {int(i) for i in np.flatnonzero(m < 0)}
         boundary = {int(i) for i in np.flatnonzero(m == 0)}
@@ -64,7 +48,7 @@ def check_contributing(answer=...) -> Verdict:
                                                     "but it adds nothing to the perceptron loss.")
         return verdict("1.1", ans, False, hint=hint)
 
-    return _safe("1.1", check, answer, hint)
+    return safely("1.1", check, answer, hint)
 
 
 def check_scaled_loss(answer=...) -> Verdict:
@@ -72,20 +56,19 @@ def check_scaled_loss(answer=...) -> Verdict:
     hint = "L(c w, c b) = c L(w, b) for every c >= 0: compute L(w, b) first, or evaluate at (3w, 3b) directly."
 
     def check(ans):
-        if isinstance(ans, (str, bytes, bool)):
-            raise TypeError(f"give a number, not {type(ans).__name__}")
-        v = float(ans)
+        v = number(ans)
         X, y, w, b = _problem()
         right = losses.perceptron_loss(EX2_C * w, EX2_C * b, X, y)
-        if np.isclose(v, right, rtol=1e-6, atol=1e-9):
+        # The lesson prints L to 4 decimals (2.1667), so 3 x 2.1667 = 6.5001 is right: 0.2 %, as 4.1 allows.
+        if np.isclose(v, right, rtol=2e-3, atol=1e-9):
             return verdict("1.2", ans, True, praise=f"L(3w, 3b) = {right:.4f} = 3 × {right / EX2_C:.4f}: "
                                                      "scaling (w, b) scales the loss.")
-        if np.isclose(v, losses.perceptron_loss(w, b, X, y, reduction="sum") * EX2_C, rtol=1e-6):
+        if np.isclose(v, losses.perceptron_loss(w, b, X, y, reduction="sum") * EX2_C, rtol=2e-3):
             return verdict("1.2", ans, False, hint="that is the sum over the examples; the course's L is the "
                                                     "mean (divide by N = 6).")
         return verdict("1.2", ans, False, hint=hint)
 
-    return _safe("1.2", check, answer, hint)
+    return safely("1.2", check, answer, hint)
 
 
 def check_zero_loss_not_separator(answer=...) -> Verdict:
@@ -95,9 +78,7 @@ def check_zero_loss_not_separator(answer=...) -> Verdict:
             "of the hatched zero-loss region of section 3.")
 
     def check(ans):
-        p = np.asarray(ans, dtype=float)
-        if p.shape != (3,) or not np.all(np.isfinite(p)):
-            raise ValueError(f"give three finite numbers (w1, w2, b); got shape {p.shape}")
+        p = numbers(ans, 3, names="(w1, w2, b)")
         X, y, _, _ = _problem()
         L = losses.perceptron_loss(p[:2], p[2], X, y)
         m = losses.margins(p[:2], p[2], X, y)
@@ -112,4 +93,4 @@ def check_zero_loss_not_separator(answer=...) -> Verdict:
         return verdict("1.3", ans, False, hint="that (w, b) separates the data strictly (every margin > 0). "
                                                 "Find one where the loss is still 0 but a margin is exactly 0.")
 
-    return _safe("1.3", check, answer, hint)
+    return safely("1.3", check, answer, hint)

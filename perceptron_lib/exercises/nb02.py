@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import data, subgradients
-from . import Verdict, attempted, verdict
+from . import Verdict, safely, verdict
+from .answers import numbers, words
 
 __all__ = ["EX_W", "EX_B", "check_cases", "check_subgradient", "check_other_subgradient"]
 
@@ -35,21 +36,8 @@ def _problem():
     return X, y, np.array(EX_W), EX_B
 
 
-def _safe(exercise, fn, answer, hint) -> Verdict:
-    if not attempted(answer):
-        return verdict(exercise, answer)
-    try:
-        return fn(answer)
-    except Exception as exc:  # a malformed answer is a wrong answer, explained
-        return Verdict(exercise, "wrong", f"not quite: your answer could not be checked ({type(exc).__name__}: "
-                                          f"{exc}). Hint: {hint}")
-
-
-def _vector(ans, d=3):
-    v = np.asarray(ans, dtype=float).ravel()
-    if v.shape != (d,) or not np.all(np.isfinite(v)):
-        raise ValueError(f"give {d} finite numbers (g_w1, g_w2, g_b); got {np.asarray(ans).size}")
-    return v
+def _vector(ans):
+    return numbers(ans, 3, names="(g_w1, g_w2, g_b)")
 
 
 def check_cases(answer=...) -> Verdict:
@@ -58,20 +46,16 @@ def check_cases(answer=...) -> Verdict:
             "'wrong side' if m_i < 0.")
 
     def check(ans):
-        if isinstance(ans, (str, bytes)):
-            raise TypeError("give a list of six words, one per example, not one string")
-        words = [_WORDS[str(a).strip().lower()] for a in ans]
         X, y, w, b = _problem()
         right = subgradients.perceptron_subgradient(w, b, X, y).cases.tolist()
-        if len(words) != len(right):
-            return verdict("2.1", ans, False, hint=f"give one word for each of the {len(right)} examples.")
-        wrong = [i for i, (a, r) in enumerate(zip(words, right, strict=True)) if a != r]
+        given = words(ans, len(right), vocabulary=_WORDS, say="'correct', 'boundary' or 'wrong side'")
+        wrong = [i for i, (a, r) in enumerate(zip(given, right, strict=True)) if a != r]
         if not wrong:
             return verdict("2.1", ans, True, praise="Three examples sit exactly on the boundary: there the loss "
                                                      "has its kink.")
         return verdict("2.1", ans, False, hint=f"look again at example(s) {wrong}. " + hint)
 
-    return _safe("2.1", check, answer, hint)
+    return safely("2.1", check, answer, hint)
 
 
 def check_subgradient(answer=...) -> Verdict:
@@ -97,7 +81,7 @@ def check_subgradient(answer=...) -> Verdict:
                                                     "-x_i to g_w.")
         return verdict("2.2", ans, False, hint=hint)
 
-    return _safe("2.2", check, answer, hint)
+    return safely("2.2", check, answer, hint)
 
 
 def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
@@ -125,4 +109,4 @@ def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
                                                     "in between. " + hint)
         return verdict("2.3", ans, False, hint="that vector is not a subgradient here. " + hint)
 
-    return _safe("2.3", check, answer, hint)
+    return safely("2.3", check, answer, hint)

@@ -7,11 +7,10 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from . import Verdict, attempted, could_not, verdict
+from .answers import number, numbers
 
 __all__ = ["EXERCISE_X", "EXERCISE_Y", "EXERCISE_EPOCHS", "check_averaged", "check_survival", "check_margin_step"]
 
@@ -33,27 +32,6 @@ def _run():
 
 
 
-def _numbers(answer, n: int) -> np.ndarray:
-    if isinstance(answer, (str, bytes)):
-        raise TypeError(f"expected {n} numbers, got the text {answer!r}")
-    flat = []
-    for v in answer:
-        if np.ndim(v) == 0:
-            flat.append(v)
-        else:
-            flat.extend(np.ravel(v).tolist())
-    if len(flat) != n:
-        raise ValueError(f"expected {n} numbers, got {len(flat)}")
-    out = []
-    for v in flat:
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating, np.integer)):
-            raise TypeError(f"expected numbers, got {type(v).__name__} {v!r}")
-        if not np.isfinite(float(v)):
-            raise ValueError(f"expected finite numbers, got {v!r}")
-        out.append(float(v))
-    return np.array(out)
-
-
 def check_averaged(answer=...) -> Verdict:
     """Exercise 6.1: the averaged line (w1, w2, b) after two epochs on `EXERCISE_X`, `EXERCISE_Y`.
 
@@ -65,7 +43,7 @@ def check_averaged(answer=...) -> Verdict:
     if not attempted(answer):
         return verdict(ex, answer)
     try:
-        a = _numbers(answer, 3)
+        a = numbers(answer, 3, names="(w1, w2, b)")
     except Exception as exc:  # a malformed answer is a wrong answer, explained
         return could_not(ex, exc, hint)
     ar = _run()
@@ -102,7 +80,7 @@ def check_survival(answer=...) -> Verdict:
     ar = _run()
     right = ar.survival
     try:
-        a = _numbers(answer, len(right))
+        a = numbers(answer, len(right), names="(c_0, ..., c_K)")
     except Exception as exc:
         return could_not(ex, exc, hint + f" This run has {len(right)} states (k = 0..{len(right) - 1}).")
     if np.array_equal(a, right):
@@ -140,7 +118,7 @@ def check_margin_step(answer=..., X=None, y=None) -> Verdict:
     except Exception as exc:
         return could_not(ex, exc, "call the check with the section's data: nb06.check_margin_step(answer, X5, y5).")
     try:
-        (eta,) = _numbers([answer], 1)
+        eta = number(answer, example="0.1")
         if eta <= 0:
             raise ValueError(f"a step size must be > 0, got {eta:g}")
     except Exception as exc:
@@ -166,13 +144,17 @@ def _margin_hint(eta: float, ratio: float, X, y, gamma_best: float) -> str:
     from ..core.margins import geometric_margin
     from ..core.training import fit_perceptron
 
-    shares = []
+    shares = {}
     for other in (eta * 0.8, eta * 1.25):
         if other >= _MIN_ETA:
             r = fit_perceptron(X, y, margin=1.0, eta=other, max_epochs=_MAX_EPOCHS)
             if r.converged:
-                shares.append(f"eta = {other:.3g} gives {geometric_margin(r.w, r.b, X, y) / gamma_best:.3f}")
-    around = f" Nearby, {' and '.join(shares)}." if shares else ""
-    return (f"with eta = {eta:g} the final line has {ratio:.3f} of the maximum margin.{around} The share does not "
-            "move steadily with eta, so a smaller step is not always better: try several values between 0.01 and 1, "
-            "for example in a loop over np.geomspace(1, 0.01, 9).")
+                shares[other] = round(geometric_margin(r.w, r.b, X, y) / gamma_best, 3)
+    said = " and ".join(f"eta = {other:.3g} gives {share:.3f}" for other, share in shares.items())
+    around = f" Nearby, {said}." if shares else ""
+    if any(share != round(ratio, 3) for share in shares.values()):  # the neighbours show the jumps themselves
+        why = "The share does not move steadily with eta, so a smaller step is not always better: try"
+    else:  # the same share around eta: the final line did not change, so a nearby step will not help
+        why = "The final line stays the same for steps near this one, so try steps further away:"
+    return (f"with eta = {eta:g} the final line has {ratio:.3f} of the maximum margin.{around} {why} several values "
+            "between 0.01 and 1, for example in a loop over np.geomspace(1, 0.01, 9).")
