@@ -210,6 +210,20 @@ def test_on_a_phone_no_code_runs_off_the_right_edge_and_long_cells_fold(chromium
 
 
 @pytest.mark.browser
+def test_on_a_phone_turned_sideways_no_code_runs_off_the_right_edge(chromium, site):
+    """844x390: wider than the folding's 600 px, so every cell is open in 13 px type; its long lines wrap (14 of 33
+    blocks of 03 ran off the edge)."""
+    ctx, page, errors = _open(chromium, site, LESSONS[0], {**PHONE, "viewport": {"width": 844, "height": 390}})
+    try:
+        code = page.evaluate(JS_CODE)
+    finally:
+        ctx.close()
+    cells = [c for c in ce.read(ce.NOTEBOOKS / f"{LESSONS[0]}.ipynb").cells if c.cell_type == "code"]
+    assert code["shown"] == len(cells) and code["folded"] == 0 and code["wide"] == 0, code
+    assert not errors, errors
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("name", LESSONS)
 def test_on_a_desktop_figures_and_code_are_as_before(chromium, site, name):
     ctx, page, errors = _open(chromium, site, name, DESKTOP)
