@@ -151,9 +151,10 @@ def test_browser_shown_code_is_legible_at_1280x720(chromium, saved_decks):
         shown = page.evaluate("""() => Reveal.getSlides().flatMap((s, i) => {
           const pre = s.querySelector('.jp-CodeCell .jp-InputArea pre');
           if (!pre) return [];
+          const box = pre.closest('.jp-InputArea-editor') || pre;
           const scale = parseFloat(s.dataset.courseScale);
           return [{slide: i + 1, px: parseFloat(getComputedStyle(pre).fontSize) * scale,
-                   wide: pre.scrollWidth > pre.clientWidth + 2}];
+                   wide: box.scrollWidth > box.clientWidth + 2 || pre.scrollWidth > pre.clientWidth + 2}];
         })""")
         for s in shown:
             page.evaluate(f"Reveal.slide({s['slide'] - 1}, 0)")
