@@ -24,12 +24,13 @@ SANITIZE := tests/nbval_sanitize.cfg
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv lab reset lecture test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean hub-release hub-collect hub-grade grade
+.PHONY: help venv lab reset lecture check test test-pythons lock clean distclean slides app site hub hub-setup hub-deps hub-clean hub-release hub-collect hub-grade grade
 
 help:
 	@echo "make lab        open your own copy of the course (my-course/) in JupyterLab (extra options: make lab ARGS=--no-browser)"
 	@echo "make reset NB=03  lesson 03 as the course has it now; your copy stays beside it, dated"
 	@echo "make lecture    the lecture session: lecture preset, from a copy of the lessons (NB=03 opens lesson 03)"
+	@echo "make check      a one-minute look at whether the course runs here: lesson 00 in a fresh kernel, the library's examples"
 	@echo "make test       run the unit tests, every notebook with nbval, and again on other CPU code paths (JOBS=2 workers)"
 	@echo "make test-pythons  every notebook with nbval on Python $(PYTHONS) too (each in .venv-X.Y)"
 	@echo "make slides     export every lesson as an offline reveal.js deck into _slides/ (SLIDES_STYLE=lecture|notebook|saved)"
@@ -130,6 +131,14 @@ UNIT_ARGS ?= tests perceptron_lib --doctest-modules
 HUB_TESTS := tests/test_hub.py
 HUB_APART = $(if $(and $(XDIST),$(filter tests,$(UNIT_ARGS))),yes,)
 XDIST = $(if $(filter 0,$(JOBS)),,-n $(JOBS))
+
+check: venv
+	@echo "==> lesson 00 in a fresh kernel, then the library's own examples"
+	@env -u MPLBACKEND $(PYTHON) -m pytest -q -p no:cacheprovider --nbval notebooks/00_start_here.ipynb \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg && \
+	MPLBACKEND=Agg $(PYTHON) -m pytest -q -p no:cacheprovider --doctest-modules perceptron_lib/core && \
+	echo "==> all well: the course runs on this machine" || \
+	{ echo "==> something is broken: the first error above says what"; exit 1; }
 
 test: venv
 	@describe() { case "$$1" in \
