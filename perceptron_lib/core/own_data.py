@@ -112,9 +112,9 @@ def summary_lines(s: DataSummary, *, separator: str = "line") -> list:
     if s.separable:
         out.append(f"A {separator}{through} separates them: R = {num(s.R)}, best margin γ = {num(s.gamma)}.")
         if s.fit_bias:
-            # b* is the best separator's offset (lesson 04), not the run's b shown above: say so
-            out.append(f"Bound with offset (b*²+1)(1+R²)/γ² = {num(s.bound)}, b* the offset of the best {separator}"
-                       f"  [(R/γ)² = {num(s.bound_plain)}].")
+            # b* is the best separator's offset (lesson 04), not the run's b shown above: say so. (R/γ)² alone
+            # bounds only a run without an offset, so it is not shown beside this run's bound.
+            out.append(f"Bound with offset (b*²+1)(1+R²)/γ² = {num(s.bound)}, b* the offset of the best {separator}.")
         else:
             out.append(f"Bound (R/γ)² = {num(s.bound)}.")
         verdict = "within the bound" if s.mistakes <= s.bound else "ABOVE the bound"

@@ -255,10 +255,8 @@ export function summaryLines(s, separator = "line") {
 function separableLines(s, separator, through) {
   const out = [`A ${separator}${through} separates them: R = ${ownNum(s.R)}, best margin γ = ${ownNum(s.gamma)}.`];
   if (s.fitBias) {
-    out.push(
-      `Bound with offset (b*²+1)(1+R²)/γ² = ${ownNum(s.bound)}, b* the offset of the best ${separator}` +
-        `  [(R/γ)² = ${ownNum(s.boundPlain)}].`,
-    );
+    // (R/γ)² alone bounds only a run without an offset: not shown beside this run's bound (own_data.py too)
+    out.push(`Bound with offset (b*²+1)(1+R²)/γ² = ${ownNum(s.bound)}, b* the offset of the best ${separator}.`);
   } else out.push(`Bound (R/γ)² = ${ownNum(s.bound)}.`);
   const verdict = s.mistakes <= s.bound ? "within the bound" : "ABOVE the bound";
   out.push(`Mistakes made: ${s.mistakes}, ${verdict} (${ownNum(s.mistakes / s.bound, 2)} of it).`);
