@@ -26,8 +26,9 @@ Every part runs idle, then with two ``python -c "while True: pass"`` keeping bot
 1-minute load average is printed beside each line. Medians; the maximum beside the next frame.
 
 Run from the repository root: ``.venv/bin/python -m benchmarks.browser_course [--clicks 30] [--edits 15]``
-(about four minutes). ``--before`` adds the 200-point editors as they were before the run's arrays went as
-binary buffers (`BEFORE_CELLS`), edited in turn with today's; ``--no-site`` skips the site. Needs
+(about four minutes). ``--before`` adds editors as they were before the last change measured
+(`course_scripts.BEFORE_CELLS`), edited in turn with today's; ``--trace N`` splits N more edits of each editor by a
+Chromium trace (`edit_trace.py`); ``--no-site`` skips the site. Needs
 ``/usr/bin/chromium`` (never ``playwright install``).
 """
 
@@ -41,9 +42,23 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks import edit_trace
 from benchmarks.browser_edit import JS_SPOT
 from benchmarks.browser_step import busy_cores
 from benchmarks.click_phase import event_words, p95, random_phase_clicks, summary
+from benchmarks.course_scripts import (
+    BEFORE_CELLS,
+    BEFORE_NAMES,
+    BEFORE_ORDER,
+    JS_EDIT,
+    JS_EXECUTE,
+    JS_STEPS,
+    JS_WATCH,
+    KERNEL_READ,
+    KERNEL_WATCH,
+    SCRATCH,
+    SCRATCH_CELLS,
+)
 from tests.browser_support import (
     browser_missing_reason,
     course_lab,
@@ -58,214 +73,6 @@ LESSON = "00_start_here.ipynb"
 #: The lessons whose first player and first editor are timed in JupyterLab: 00's, and 05's editor of lifted points
 #: (its run's circles and lifted view are computed by Python after each edit).
 LESSONS = (LESSON, "05_kernel_lifting.ipynb")
-SCRATCH = "notebooks/zz_bench_editors.ipynb"
-#: The scratch notebook's cells: two editors of 200 points (`browser_edit.py`'s sets), with the kernel.
-SCRATCH_CELLS = [
-    "import numpy as np\nfrom perceptron_lib import fit_perceptron\nfrom perceptron_lib.core import data\n"
-    "from perceptron_lib.player import BrowserEditor\n"
-    "X1, y1 = data.separable(200, margin=0.05, bias=True, seed=1)\n"
-    "rng = np.random.default_rng(5)\nX2 = rng.normal(size=(200, 2))\n"
-    "y2 = np.where(X2[:, 0] + 0.4 * rng.normal(size=200) > 0, 1.0, -1.0)",
-    "BrowserEditor(fit_perceptron(X1, y1), X1, y1)",
-    "BrowserEditor(fit_perceptron(X2, y2), X2, y2)",
-]
-
-#: ``--before``: the scratch notebook also shows the 200-point editors, and lesson 05's editor of lifted points, as
-#: they were before the run's arrays went as binary buffers and the points before the page's own fit (the
-#: benchmark's own subclasses; the product has no switch): ``FitFirstEditor``'s page fits and draws its own run
-#: before it sends the points (`FIT_FIRST` put in place of `SEND_FIRST` in the editor's module), and
-#: ``ListsEditor`` also sends the lean run's arrays as JSON lists (the old trait: the same keys and numbers). Their
-#: edits alternate with today's editors', one edit each in turn (`BEFORE_ORDER`).
-SEND_FIRST = """    model.set("points", [state.X, state.y]);
-    model.save_changes();
-    const next = own();
-    const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
-    const before = model.get("k");
-    show(next, at);
-    say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
-    if (model.get("k") !== before) model.save_changes(); // the step on show, in a message of its own
-"""
-FIT_FIRST = """    const next = own();
-    const at = k ?? (ui.stay.checked ? clampStep(player.shown(), next.K) : next.K);
-    show(next, at);
-    say(said ? `${said} ${next.summaryNotes[1] ?? next.summaryNotes[0]}` : EDIT_HINT);
-    model.set("points", [state.X, state.y]); // the page is whole before Python is told
-    model.save_changes();
-"""
-BEFORE_CELLS = [
-    "from perceptron_lib.player.browser_editor import editor_source as _src\n"
-    "from perceptron_lib.player.library_run import ARRAYS as _ARRAYS, unpacked as _unpacked\n"
-    f"_old = _src().replace({SEND_FIRST!r}, {FIT_FIRST!r})\n"
-    "assert _old != _src(), 'editor.js refit is not SEND_FIRST: update benchmarks/browser_course.py'\n"
-    "class FitFirstEditor(BrowserEditor):\n"
-    "    _esm = _old\n"
-    "class ListsEditor(FitFirstEditor):\n"
-    "    def _fitted(self, *a, **kw):\n"
-    "        t = super()._fitted(*a, **kw)\n"
-    "        if t.get('form') != 'library':\n"
-    "            return t\n"
-    "        u = _unpacked(t)\n"
-    "        return {**t, **{k: u[k].tolist() for k in _ARRAYS}}\n"
-    "from perceptron_lib.core import kernels\nfrom perceptron_lib.player import LiftedPanel\n"
-    "X5, y5 = data.circles(60, r_inner=1.0, r_outer=2.0, noise=0.15, seed=0)  # lesson 05's editor's points\n"
-    "def lifted(cls):\n"
-    "    return cls(fit_perceptron(kernels.lift(X5), y5), X5, y5, lift=kernels.lift, panels=[LiftedPanel()],\n"
-    "               separator='plane of the lift')",
-    "ListsEditor(fit_perceptron(X1, y1), X1, y1)",
-    "FitFirstEditor(fit_perceptron(X2, y2), X2, y2)",
-    "ListsEditor(fit_perceptron(X2, y2), X2, y2)",
-    "lifted(BrowserEditor)",
-    "lifted(FitFirstEditor)",
-    "lifted(ListsEditor)",
-]
-#: The scratch editors' names with ``--before`` (in the order of the cells) and the order their edits take in turn.
-BEFORE_NAMES = ["200 separable points", "200 points, no line", "200 separable points, before (lists, fit first)",
-                "200 points, no line, buffers but fit first", "200 points, no line, before (lists, fit first)",
-                "lesson 05's editor (60 lifted points)", "lesson 05's editor, buffers but fit first",
-                "lesson 05's editor, before (lists, fit first)"]
-BEFORE_ORDER = [0, 2, 1, 3, 4, 5, 6, 7]
-
-#: Counts every comm message on the notebook's kernel connection (JupyterLab's ``anyMessage``), with the page's
-#: epoch time in ms (``timeOrigin + now()``) and the state keys it carries.
-JS_WATCH = """() => {
-  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  if (window.__benchKernel === k) return;
-  window.__benchKernel = k;
-  window.__benchMsgs = [];
-  k.anyMessage.connect((_, {msg, direction}) => {
-    if (msg.header.msg_type !== 'comm_msg') return;
-    const d = msg.content.data || {};
-    window.__benchMsgs.push({dir: direction, t: performance.timeOrigin + performance.now(), method: d.method,
-                             keys: Object.keys(d.state || {}).sort()});
-  });
-}"""
-
-#: Runs `code` in the notebook's kernel; resolves with its printed text.
-JS_EXECUTE = """async (code) => {
-  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
-  const f = k.requestExecute({code, silent: false, store_history: false});
-  let out = '';
-  f.onIOPub = (m) => {
-    if (m.header.msg_type === 'stream') out += m.content.text;
-    if (m.header.msg_type === 'error') out += `ERROR ${m.content.ename}: ${m.content.evalue}`;
-  };
-  await f.done;
-  return out;
-}"""
-
-#: The kernel's stopwatch on every BrowserEditor: each comm message in (`recv`, `done`: epoch s), and inside it the
-#: fit, the summary, the words, the trait (the full one, or the lean `library_trait` with no words) and `_fitted`
-#: as a whole ((start, end) pairs). Installed once per widget.
-KERNEL_WATCH = """
-import time as _bench_time
-import warnings as _bench_warnings
-from ipywidgets import Widget as _BenchWidget
-import perceptron_lib.player.browser_editor as _bench_be
-if not hasattr(_bench_be, "_bench_log"):
-    _bench_be._bench_log, _bench_be._bench_now = [], [{}]
-    def _bench_timed(name, f):
-        def timed(*a, **kw):
-            t = _bench_time.time()
-            r = f(*a, **kw)
-            _bench_be._bench_now[0].setdefault(name, (t, _bench_time.time()))
-            return r
-        return timed
-    for _name in ("all_words", "run_trait", "summarize", "library_trait"):
-        if hasattr(_bench_be, _name):
-            setattr(_bench_be, _name, _bench_timed(_name, getattr(_bench_be, _name)))
-with _bench_warnings.catch_warnings():
-    _bench_warnings.simplefilter("ignore", DeprecationWarning)  # _active_widgets: the widgets of this kernel
-    _bench_editors = [w for w in _BenchWidget._active_widgets.values() if isinstance(w, _bench_be.BrowserEditor)]
-for _w in _bench_editors:
-    if not getattr(_w, "_bench", False):
-        _w._bench = True
-        def _on_msg(msg, handle=_w._handle_msg, w=_w):
-            rec = {"recv": _bench_time.time(), "keys": sorted(msg["content"]["data"].get("state", {}))}
-            _bench_be._bench_now[0] = rec
-            handle(msg)
-            rec["done"], rec["K"] = _bench_time.time(), w.run["K"]
-            _bench_be._bench_log.append(rec)
-        _w.comm.on_msg(_on_msg)
-        _w._fit_run = _bench_timed("fit", _w._fit_run)
-        _w._fitted = _bench_timed("fitted", _w._fitted)
-"""
-KERNEL_READ = "import json as _bench_json\nprint(_bench_json.dumps(_bench_be._bench_log))\n_bench_be._bench_log.clear()"
-
-#: `n` Step clicks on the player in `el` (Reset, untimed, at the end of the run). Per click: ms to the next frame and
-#: to the one after (painted), whether the k box moved on, and the comm messages of the step (150 ms after it).
-JS_STEPS = """async ([el, n]) => {
-  const button = (name) => [...el.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  const box = el.querySelector('input[type=number]');
-  const out = {handler: [], first: [], painted: [], moved: [], sent: [], other: [], received: []};
-  for (let j = 0; j < n; j++) {
-    if (button('Step').disabled) { button('Reset').click(); await sleep(300); }
-    await frame(); await frame();
-    const m0 = (window.__benchMsgs || []).length;
-    const before = box.value;
-    const t0 = performance.now();
-    button('Step').click();
-    out.handler.push(performance.now() - t0);
-    out.first.push(await frame() - t0);
-    out.painted.push(await frame() - t0);
-    out.moved.push(Number(box.value) === Number(before) + 1);
-    await sleep(150);
-    const these = (window.__benchMsgs || []).slice(m0);
-    const sent = these.filter((m) => m.dir === 'send');
-    out.sent.push(sent.length);
-    out.other.push(sent.filter((m) => m.method !== 'update' || m.keys.join() !== 'k').length);
-    out.received.push(these.length - sent.length);
-  }
-  return out;
-}"""
-
-
-#: One edit of the editor in `el` at `spot`, then its Undo. Times in epoch ms (the kernel's clock): the click, the
-#: handler done (the browser's run drawn), its frame painted, the points' message sent, the library's run received
-#: and drawn (data-run "library") and painted; `library` is false with no kernel (or none within 20 s).
-JS_EDIT = """async ([el, spot, kernel]) => {
-  const now = () => performance.timeOrigin + performance.now();
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(now())));
-  const root = el.matches('.perceptron-browsereditor') ? el : el.querySelector('.perceptron-browsereditor');
-  const library = () => new Promise((resolve) => {
-    const obs = new MutationObserver(() => {
-      if (root.dataset.run === 'library') { obs.disconnect(); resolve(now()); }
-    });
-    obs.observe(root, {attributes: true, attributeFilter: ['data-run']});
-    setTimeout(() => { obs.disconnect(); resolve(null); }, 20000);
-  });
-  const pointer = (type) => new PointerEvent(type, {clientX: spot[0], clientY: spot[1], bubbles: true, button: 0,
-                                                  pointerId: 1, isPrimary: true});
-  const count = () => root.querySelectorAll('path.pp-point').length;
-  await frame(); await frame();
-  const n0 = count();
-  const m0 = (window.__benchMsgs || []).length;
-  const lib = kernel ? library() : null;
-  const target = document.elementFromPoint(spot[0], spot[1]);
-  const t = {click: now()};
-  target.dispatchEvent(pointer('pointerdown'));
-  target.dispatchEvent(pointer('pointerup'));
-  t.handler = now();
-  t.browser_first = await frame();
-  t.browser_painted = await frame();
-  t.added = count() === n0 + 1;
-  if (kernel) {
-    t.library = await lib;
-    if (t.library !== null) { await frame(); t.library_painted = await frame(); }
-    const these = (window.__benchMsgs || []).slice(m0);
-    const sent = these.find((m) => m.dir === 'send' && m.keys.includes('points'));
-    const got = these.find((m) => m.dir === 'recv' && m.keys.includes('run'));
-    t.sent = sent ? sent.t : null;
-    t.received = got ? got.t : null;
-  }
-  const back = kernel ? library() : null;
-  [...root.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Undo').click();
-  if (kernel) await back;
-  await frame();
-  t.undone = count() === n0;
-  return t;
-}"""
 
 
 def median(values) -> float:
@@ -362,6 +169,44 @@ def edits_alternating(page, locators: list, names: list, n: int, load: str, path
             for name, o in zip(names, out, strict=True)]
 
 
+def traced_alternating(browser, page, locators: list, names: list, n: int, load: str, path: str) -> list:
+    """n rounds of one edit of each editor in turn under a Chromium trace (`edit_trace`): per editor, the load
+    average and the medians of the page's main thread from the click to the library's run on show, by part."""
+    turn = iter(range(n * len(locators)))
+
+    def edit():
+        locator = locators[next(turn) % len(locators)]
+        locator.locator(".pp-picture").scroll_into_view_if_needed()
+        handle = locator.element_handle()
+        t = page.evaluate(JS_EDIT, [handle, page.evaluate(JS_SPOT, handle), True])
+        wait_kernel_settled(page, path, quiet_ms=100)
+        return t
+
+    with under(load):
+        la = load_avg()
+        results, rows = edit_trace.traced(browser, page, edit, n * len(locators))
+    page.evaluate(JS_EXECUTE, KERNEL_READ)  # the kernel's log of these edits: not kept
+    if len(rows) != len(results) or any(t.get("library") is None for t in results):
+        print(f"trace: {len(rows)} edits split of {len(results)} (a library's run missing?): not reported")
+        return []
+    return [{"where": name, "load": load, "load_avg": la, **edit_trace.medians(rows[e::len(locators)])}
+            for e, name in enumerate(names)]
+
+
+def print_traced(rows: list) -> None:
+    print("\nThe page's main thread from an edit's click to the library's run on show (Chromium trace, ms, medians): "
+          "the edit's handler (of it style and layout forced), the frames' style, layout and paint, other script "
+          "(the kernel's messages, the library's run read and drawn), garbage collection, idle (waiting)")
+    print("| editor | load | load avg | click to library's run | handler (forced) | frames | script | gc | idle | "
+          "CPU: handler (forced) / frames / script | forced by (ms, all edits) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['where']} | {r['load']} | {r['load_avg']} | {r['window']:.1f} | {r['handler']:.1f} "
+              f"({r['forced']:.1f}) | {r['frame']:.1f} | {r['script']:.1f} | {r['gc']:.1f} | {r['idle']:.1f} | "
+              f"{r['handler_cpu']:.1f} ({r['forced_cpu']:.1f}) / {r['frame_cpu']:.1f} / {r['script_cpu']:.1f} | "
+              f"{r['by']} |")
+
+
 def _split(r: dict) -> dict:
     """Medians (ms) of each part of an edit: page times (epoch ms) matched to the kernel's records (epoch s)."""
     parts = {name: [] for name in ("handler", "browser_painted", "library", "library_painted", "to_kernel", "fit",
@@ -413,7 +258,7 @@ def print_edits(rows: list) -> None:
 
 
 def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_rows: list, lessons,
-           before: bool = False) -> None:
+           before: bool = False, trace: int = 0, trace_rows: list | None = None) -> None:
     cells = SCRATCH_CELLS + (BEFORE_CELLS if before else [])
     with course_lab(tmp / "lab") as server:
         (server.root_dir / SCRATCH).write_text(json.dumps({
@@ -436,6 +281,9 @@ def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_
                 step_rows.append(steps(page, player, clicks, load, f"JupyterLab, lesson {lesson[:2]}, kernel running"))
                 edit_rows.append(edits(page, editor, n_edits, load, f"JupyterLab, lesson {lesson[:2]} ({n} points)",
                                        kernel=True, path=path))
+                if trace:
+                    trace_rows.extend(traced_alternating(browser, page, [editor], [f"JupyterLab, lesson {lesson[:2]}"],
+                                                         trace, load, path))
             page.close()
             server.shutdown_kernels()
         page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
@@ -453,9 +301,13 @@ def in_lab(browser, tmp: Path, clicks: int, n_edits: int, step_rows: list, edit_
                 rows = edits_alternating(page, [locators[j] for j in order], [names[j] for j in order], n_edits,
                                          load, SCRATCH)
                 edit_rows.extend(rows)
-                continue
-            for locator, name in zip(locators, names, strict=True):
-                edit_rows.append(edits(page, locator, n_edits, load, name, kernel=True, path=SCRATCH))
+            else:
+                for locator, name in zip(locators, names, strict=True):
+                    edit_rows.append(edits(page, locator, n_edits, load, name, kernel=True, path=SCRATCH))
+            if trace:
+                order = BEFORE_ORDER if before else range(len(names))
+                trace_rows.extend(traced_alternating(browser, page, [locators[j] for j in order],
+                                                     [names[j] for j in order], trace, load, SCRATCH))
         page.close()
         server.shutdown_kernels()
 
@@ -479,9 +331,11 @@ def main(argv=None) -> int:
     parser.add_argument("--edits", type=int, default=15, help="timed edits per editor and load (default 15)")
     parser.add_argument("--lessons", nargs="*", default=list(LESSONS), help="lessons stepped and edited in "
                         f"JupyterLab: their first player and first editor (default {' '.join(LESSONS)})")
-    parser.add_argument("--before", action="store_true", help="also the 200-point editors as they were before "
-                        "the run's arrays went as binary buffers and the points before the page's fit (`BEFORE_CELLS`)"
-                        ", their edits alternating with today's")
+    parser.add_argument("--before", action="store_true", help="also editors as they were before the last change "
+                        "measured (`course_scripts.BEFORE_CELLS`), their edits alternating with today's")
+    parser.add_argument("--trace", type=int, default=0, help="also N edits of each JupyterLab editor per load "
+                        "under a Chromium trace: the page's main thread from the click to the library's run, by part "
+                        "(`edit_trace`)")
     parser.add_argument("--no-site", action="store_true", help="skip the built site (JupyterLab only)")
     args = parser.parse_args(argv)
     missing = browser_missing_reason()
@@ -490,16 +344,19 @@ def main(argv=None) -> int:
         return 2
     from playwright.sync_api import sync_playwright
 
-    step_rows, edit_rows = [], []
+    step_rows, edit_rows, trace_rows = [], [], []
     with tempfile.TemporaryDirectory(prefix="bench-course-") as tmp, sync_playwright() as pw:
         browser = launch(pw)
         (Path(tmp) / "site").mkdir()
         if not args.no_site:
             in_site(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows)
-        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows, args.lessons, args.before)
+        in_lab(browser, Path(tmp), args.clicks, args.edits, step_rows, edit_rows, args.lessons, args.before,
+               args.trace, trace_rows)
         browser.close()
     print_steps(step_rows)
     print_edits(edit_rows)
+    if trace_rows:
+        print_traced(trace_rows)
     return 0
 
 
