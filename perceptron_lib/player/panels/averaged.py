@@ -31,16 +31,18 @@ from .vote_regions import VOTE_GRID, VOTE_REACH, grid_over, traced_votes, vote_b
 __all__ = ["AnswersFit", "AnswersPanel", "AveragedLinePanel", "CurvesPanel", "AVERAGED_COLOR", "LAST_COLOR",
            "POCKET_COLOR", "VOTE_COLOR", "show_points"]
 
-AVERAGED_COLOR = _style.OKABE_ITO["bluish_green"]  #: the averaged line (not blue: blue is class -1)
+#: the averaged line, deep violet (8.1:1 on white): not blue (class -1), not the green of the arrow w
+AVERAGED_COLOR = "#5E3C99"
 LAST_COLOR = _style.OKABE_ITO["black"]  #: the current line (state k), as the data panel draws it
-POCKET_COLOR = _style.OKABE_ITO["reddish_purple"]  #: the pocket's line (3.6:1 on white)
+#: the pocket's line, ochre (4.9:1 on white): not the pink of the update's arrow eta*y*x
+POCKET_COLOR = "#996600"
 VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3.3:1 on white)
 #: the answers an editor draws over its current line: (colour, dash, width as a share of the preset's line width)
 _ANSWER_LOOKS = {"averaged": (AVERAGED_COLOR, "-", 1.2), "pocket": (POCKET_COLOR, "-.", 1.0),
                  "vote": (VOTE_COLOR, ":", 1.3)}
-# each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey
-_CURVE_COLORS = (_style.OKABE_ITO["black"], _style.OKABE_ITO["bluish_green"], _style.OKABE_ITO["reddish_purple"],
-                 _style.PREV_BOUNDARY_COLOR)
+# each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey, none an arrow's colour
+# (green w, pink eta*y*x: the data panel beside the curves draws them); the second is the maximum-margin line's
+_CURVE_COLORS = (_style.OKABE_ITO["black"], POCKET_COLOR, AVERAGED_COLOR, _style.PREV_BOUNDARY_COLOR)
 _CURVE_DASHES = ("-", "--", "-.", ":")
 #: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
 #: panels of one player read alike (lesson 06)
@@ -63,7 +65,7 @@ def show_points(ax, X, y, *, pad: float) -> None:
 
 
 class AveragedLinePanel:
-    """The data with the averaged line at update k (solid, green) and the current line (dashed, thin).
+    """The data with the averaged line at update k (solid, violet) and the current line (dashed, thin).
 
     Parameters
     ----------
@@ -143,7 +145,7 @@ class CurvesPanel:
     """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
 
     Curves labelled "current line" and "averaged line" take the colour and dash `AveragedLinePanel` gives
-    those lines; the others take black, green, purple and grey, solid, dashed, dash-dotted and dotted.
+    those lines; the others take black, ochre, violet and grey, solid, dashed, dash-dotted and dotted.
 
     Parameters
     ----------
@@ -369,7 +371,7 @@ class AnswersPanel:
 
     def front(self, run, X, y, *, style) -> dict:
         """The panel for a `BrowserEditor` (`panel_specs.FrontPanel`): an overlay on the data panel, whose boundary is
-        the current line: the averaged line (solid, green), the pocket's line (dash-dotted) and the vote's boundary
+        the current line: the averaged line (solid, violet), the pocket's line (dash-dotted) and the vote's boundary
         (dotted: its pieces at each step over the data panel's view, `vote_regions.traced_votes`); the numbers from
         `AveragedRun.averages` and `step_errors`' pocket. A run the fit did not make (no points) has no answers:
         the overlay is empty."""

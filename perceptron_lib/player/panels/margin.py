@@ -24,11 +24,12 @@ from .averaged import LAST_COLOR, show_points
 
 __all__ = ["MaxMarginPanel", "MarginReadout", "MAX_MARGIN_COLOR"]
 
-MAX_MARGIN_COLOR = _style.OKABE_ITO["bluish_green"]  #: the maximum-margin line (not a class colour)
+#: the maximum-margin line, ochre (4.9:1 on white): not a class colour, not the green of the arrow w
+MAX_MARGIN_COLOR = "#996600"
 
 
 class MaxMarginPanel:
-    """The data with the current line at step k (dashed, black) and the maximum-margin line (solid, green) with
+    """The data with the current line at step k (dashed, black) and the maximum-margin line (solid, ochre) with
     its margin band: the two thin lines at distance γ* on either side, on which its nearest points lie.
 
     Parameters
