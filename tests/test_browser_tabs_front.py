@@ -104,12 +104,14 @@ def test_axe_finds_nothing_serious_under_either_tab(page, tab):
     ({"large": True, "inEditor": True, "inSwitch": False, "inDeck": True}, ["tabbed", "tabbed"]),
     ({"large": False, "inEditor": True, "inSwitch": False, "inDeck": False}, ["beside", "under"]),
     ({"large": True, "inEditor": False, "inSwitch": False, "inDeck": True, "crowded": True}, ["tabbed", "tabbed"]),
-    ({"large": False, "inEditor": False, "inSwitch": False, "inDeck": False, "crowded": True}, ["beside", "under"]),
+    ({"large": False, "inEditor": False, "inSwitch": True, "inDeck": False}, ["beside", "under"]),
+    ({"large": False, "inEditor": False, "inSwitch": True, "inDeck": False, "crowded": True}, ["beside", "tabbed"]),
 ], ids=["lecture", "lecture deck", "lecture deck switch", "lecture deck editor", "notebook editor",
-        "lecture deck crowded", "notebook crowded"])
+        "lecture deck crowded", "notebook switch", "notebook crowded"])
 def test_where_the_panels_go(page, where, want):
     """`panelPlaces`: a chart and a tall panel (the loss map); in a deck a plain player's tall panel is a third column
-    (the deck's CSS), all in view; an editor's and a switch's go under tabs there too."""
+    (the deck's CSS), all in view; an editor's and a switch's go under tabs there too. In the notebook preset the map
+    goes after the readout, and under a tab where that column runs below the window (`crowded`), the chart beside."""
     got = page.evaluate("""(where) => {
         const chart = {el: 'chart'}, map = {el: 'map', tall: true, underReadout: true};
         const p = window.front.panelPlaces([chart, map], where);

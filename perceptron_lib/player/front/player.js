@@ -204,10 +204,15 @@ export function mountPlayer(model, el, first = model.get("run")) {
     placeCharts();
     return on;
   };
+  // notebook: the key help under the picture's legend, where a taller column beside it leaves room (a line under
+  // both, it took lesson 01's player to 799 px of a 779 px view at its end); under both on a phone; an editor folds it
+  const placeKeyHelp = () => !large && !inEditor && (wrapped ? root : figure).append(keyHelp);
+  placeKeyHelp();
   // either preset: a column wrapped under the picture (a phone) has its lifted view first, near Step (fitColumn)
   const wrap = (on) => {
     if (on === wrapped) return;
     wrapped = on;
+    placeKeyHelp();
     if (under.length) keepingFocus(root, placeUnder);
   };
   const fitSide = fitColumn({ side, figure, box: el, large, crowd, wrapped: wrap });

@@ -1,9 +1,17 @@
 /**
  * The column beside the picture (`.pp-side`): where each drawn panel goes (`panelPlaces`), whether the column stands
- * beside the picture or has wrapped under it (a phone), and, in the lecture preset, how tall the column may be
- * (`fitColumn`): a projector's 1280x720 view holds the controls and the picture, and the column beside the picture
- * must not run below them.
+ * beside the picture or has wrapped under it (a phone), and how tall the column may be (`fitColumn`): a projector's
+ * 1280x720 view (lecture) and a 1440x900 JupyterLab with its file browser open (notebook) hold the controls and the
+ * picture, and the column beside the picture must not run below them.
  */
+
+/**
+ * The room a page keeps under the picture's top for the player's buttons and the notebook's bars, CSS px: the
+ * picture is never taller than the window less this (a run switch's and a controlled player's picture: `switch.js`
+ * besideCss; `picture.VIEW_RESERVE` of the kernel-drawn players is the same rule with the readout's first line under
+ * the picture), and in the notebook preset the column beside it runs no lower (`fitColumn`).
+ */
+export const VIEW_RESERVE = 180;
 
 /**
  * The least height the column beside the picture may take in the lecture preset, CSS px: with the controls, the
@@ -12,21 +20,23 @@
 export const LECTURE_SIDE_PX = 540;
 
 /**
- * Where each of a player's drawn panels goes: `tabbed` (lecture: under a tab of the column beside the picture, see
- * `buildTabs`: every panel of an editor's player, of a player with a tall one (in a deck only in a run switch), and
- * of a player whose column is `crowded`: its panels, legend and readout did not fit beside the picture), `under`
- * (the notebook preset: after the readout in that column, a panel that asks for it; before it where the column has
- * wrapped under the picture, see `fitColumn`'s `wrapped`), `after` (a deck's lecture
- * player: its tall panel after the column, a third column there) and `beside` (in the column, over the legend and
- * the readout).
+ * Where each of a player's drawn panels goes: `tabbed` (under a tab of the column beside the picture, see
+ * `buildTabs`; lecture: every panel of an editor's player, of a player with a tall one (in a deck only in a run
+ * switch), and of a player whose column is `crowded`: its panels, legend and readout did not fit beside the picture;
+ * notebook: the panels after the readout of a `crowded` column, which ran below the window: lesson 02's loss map
+ * under its methods switch's loss chart and readout), `under` (the notebook preset: after the readout in that column,
+ * a panel that asks for it; before it where the column has wrapped under the picture, see `fitColumn`'s `wrapped`),
+ * `after` (a deck's lecture player: its tall panel after the column, a third column there) and `beside` (in the
+ * column, over the legend and the readout).
  * @param {{el: HTMLElement, tall?: boolean, underReadout?: boolean}[]} drawn
  * @param {{large: boolean, inEditor: boolean, inSwitch: boolean, inDeck: boolean, crowded?: boolean}} where
  * @returns {{tabbed: object[], under: HTMLElement[], after: HTMLElement[], beside: HTMLElement[]}}
  */
 export function panelPlaces(drawn, { large, inEditor, inSwitch, inDeck, crowded = false }) {
   const tall = drawn.some((p) => p.tall);
-  const tabbed = large && (inEditor || crowded || (tall && (inSwitch || !inDeck))) ? drawn : [];
-  const under = large ? [] : drawn.filter((p) => p.underReadout);
+  const below = drawn.filter((p) => p.underReadout);
+  const tabbed = large ? (inEditor || crowded || (tall && (inSwitch || !inDeck)) ? drawn : []) : crowded ? below : [];
+  const under = large || crowded ? [] : below;
   const after = large && !tabbed.length ? drawn.filter((p) => p.tall) : [];
   const beside = drawn.filter((p) => ![...tabbed, ...under, ...after].includes(p));
   const els = (list) => list.map((p) => p.el);
@@ -73,13 +83,17 @@ export function keepingFocus(root, move) {
 }
 
 /**
- * Keep the lecture column beside the picture down to the picture's bottom (or `LECTURE_SIDE_PX` under its top where
- * the picture is shorter, a wide view): the readout scrolls inside it (a focusable, named region). The panels'
- * places follow the widget's width: when the column's parts leave the readout less than its least height (its
+ * Keep the column beside the picture from running below the screen. Lecture: the column ends at the picture's
+ * bottom (or `LECTURE_SIDE_PX` under its top where the picture is shorter, a wide view), the readout scrolling inside
+ * it (a focusable, named region); when the column's parts leave the readout less than its least height (its
  * `min-height`: the column runs below the picture) and panels stand in it, `crowd(true)` puts them under tabs
- * (`panelPlaces` with `crowded`); once the widget's width is `RETRY_PX` away from what it was then (a wider window,
- * the file browser closed, the page zoomed out; or narrower: a narrower column draws its chart smaller),
- * `crowd(false)` tries them beside the picture again, and they go back under their tabs at once (before the page is
+ * (`panelPlaces` with `crowded`). Notebook: the column keeps its height (the readout does not scroll), and where a
+ * panel after the readout (lesson 02's loss map) takes it lower than the window lets the picture reach (its top plus
+ * the window's height less `VIEW_RESERVE`; or the picture's bottom, where lower), `crowd(true)` puts that panel under
+ * a tab (a 1440x900 JupyterLab: 02's methods switch was 842 px of a 779 px view). The places follow the widget's
+ * width and the window's height: once either is `RETRY_PX` away from what it was then (a wider window, the file
+ * browser closed, the page zoomed out; or narrower: a narrower column draws its chart smaller; a taller window),
+ * `crowd(false)` tries the panels in the column again, and they go back under their tabs at once (before the page is
  * painted) if they still do not fit. The focus is kept (`keepingFocus`). In either preset, each fit tells
  * `wrapped(on)` whether the column has wrapped under the picture (a phone's width: the picture and the column's least
  * width do not fit in one row), measured from the layout: the player then puts the panels that go after the readout
@@ -90,11 +104,12 @@ export function keepingFocus(root, move) {
  * @returns {() => void} the fit, to call when the figure's or the widget's size changes (a ResizeObserver's callback)
  */
 export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} }) {
+  const win = side.ownerDocument.defaultView;
   let crowded = false;
-  let crowdedAt = 0; // the widget's width when the panels last went under tabs
-  // the column ends where the picture does, or LECTURE_SIDE_PX under the picture's top, whichever is lower: from the
-  // column's own top, which is lower than the picture's under a run switch's choice or a controlled player's settings;
-  // measured on the page, in the page's CSS px (`k`: a scaled deck's slide)
+  let crowdedAt = [0, 0]; // the widget's width and the window's height when the panels last went under tabs
+  // lecture: the column ends where the picture does, or LECTURE_SIDE_PX under the picture's top, whichever is lower:
+  // from the column's own top, which is lower than the picture's under a run switch's choice or a controlled player's
+  // settings; measured on the page, in the page's CSS px (`k`: a scaled deck's slide)
   const hold = () => {
     const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
     const k = f.height / figure.offsetHeight; // fit() runs hold() only on a figure laid out
@@ -103,25 +118,33 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} 
     side.style.maxHeight = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
     return beside;
   };
-  const overflows = () => side.scrollHeight > side.clientHeight + 1;
+  // notebook: a column with a panel after its readout (or a tab of one) that runs lower than the window lets the
+  // picture reach, in the page's px (what is seen)
+  const runsLow = () => {
+    if (!side.querySelector(":scope > .pp-readout ~ *")) return false;
+    const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
+    return s.bottom > Math.max(f.bottom, f.top + win.innerHeight - VIEW_RESERVE) + 1;
+  };
+  const overflows = large ? () => side.scrollHeight > side.clientHeight + 1 : runsLow;
   const fit = () => {
     const width = box.clientWidth;
     if (width === 0 || figure.offsetHeight === 0) return; // not laid out (a hidden tab of JupyterLab): nothing to fit
     const beside = hold();
     wrapped(!beside); // the column's order does not change its width: no loop (flex-basis and min-width hold it)
-    if (!beside || !large) return;
+    if (!beside) return;
     const root = side.closest(".perceptron-browserplayer") ?? box;
+    const now = [width, win.innerHeight];
     if (!crowded && overflows()) {
       keepingFocus(root, () => {
         crowded = crowd(true);
-        crowdedAt = width;
+        crowdedAt = now;
         hold();
       });
-    } else if (crowded && Math.abs(width - crowdedAt) >= RETRY_PX) {
+    } else if (crowded && now.some((v, j) => Math.abs(v - crowdedAt[j]) >= RETRY_PX)) {
       keepingFocus(root, () => {
         crowd(false);
         crowded = hold() && overflows() && crowd(true);
-        crowdedAt = width;
+        crowdedAt = now;
         hold();
       });
     }

@@ -14,13 +14,7 @@
 import { htmlEl } from "./controls.js";
 import { keepControlKeys, pageNumber } from "./geometry.js";
 import { clampStep, mountPlayer } from "./player.js";
-
-/**
- * The room a page keeps under the picture's top for the player's buttons and the notebook's bars, CSS px: the
- * picture is never taller than the window less this (`picture.VIEW_RESERVE` of the kernel-drawn players is the
- * same rule with the readout's first line under the picture; here the readout is beside it).
- */
-export const VIEW_RESERVE = 180;
+import { VIEW_RESERVE } from "./side.js";
 
 /**
  * CSS that puts the element of class `item`, placed in the player's body right after its figure (`.pp-figure`),
@@ -49,7 +43,6 @@ export function besideCss(root, item) {
   ${r} .pp-body > :not(.pp-figure) { grid-column: 2; grid-row: 2; max-width: none; min-width: 0; }
   ${r} .pp-large .pp-body { grid-row: 2 / 5; }
   ${r} .pp-body > .pp-panel { grid-column: 1 / 3; grid-row: 3; margin-top: 8px; }
-  ${r} .pp-keyhelp { grid-column: 1 / 3; grid-row: 4; }
   ${r} .pp-body > .${item} { grid-column: 2; grid-row: 1; position: relative; z-index: 1; margin: 0 0 10px; }
 }
 .${root} .pp-picture svg { width: auto; max-height: calc(100vh - ${VIEW_RESERVE}px); }`;
