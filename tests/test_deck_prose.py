@@ -167,3 +167,23 @@ def test_browser_shown_code_is_legible_at_1280x720(chromium, saved_decks):
     assert sizes, "no deck shows code: the perceptron in plain Python (lessons 01 and 03) is tagged slide-show-code"
     small = [s for s in sizes if s[2] < LEAST_CODE_PX or s[3]]
     assert not small, f"code under {LEAST_CODE_PX} px on a 1280x720 screen, or scrolling sideways: {small}"
+
+
+def test_a_live_figures_still_says_its_sliders_need_python(saved_decks):
+    """The prose around a live figure speaks of its sliders ("drag m from -2 to 2"); on a slide it is a still, and
+    the slide says so right under it (tester 3's deck walk: 01 slide 10, 02 slide 10, 03 slide 12, 05 slides 7, 9)."""
+    from tools.build_slides import STILL_NOTE
+
+    note = BeautifulSoup(STILL_NOTE, "html.parser").get_text()
+    total = 0
+    for d, lesson in zip(saved_decks["decks"], LESSONS, strict=True):
+        stills = sum(str(out.get("data", {}).get("text/plain", "")).startswith("<LiveFigure")
+                     for c in nbformat.read(lesson, as_version=4).cells if c.cell_type == "code" for out in c.outputs)
+        soup = BeautifulSoup(d["path"].read_text(encoding="utf-8"), "html.parser")
+        said = [p for p in soup.select("p.course-site-note") if p.get_text() == note]
+        assert len(said) == stills, f"{d['path'].name}: {stills} live figures, {len(said)} notes under them"
+        total += stills
+        for p in said:  # right under its still: the output before the note is the figure's picture
+            before = p.find_parent(class_="jp-OutputArea-child").find_previous_sibling(class_="jp-OutputArea-child")
+            assert before is not None and before.select_one("img") is not None
+    assert total >= 4  # 01 (two), 02 and 05 have live figures

@@ -99,12 +99,12 @@ _EXERCISES_RE = re.compile(r"\A\s*##\s+Exercises\b")
 _TURNING = ("azimuth", "elevation")
 
 
-def _note_output(html_text: str):
+def note_output(html_text: str):
     return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="course-site-note" role="note">'
                                                                      f"{html_text}</p>"})
 
 
-def _live_figure_names(out) -> list[str] | None:
+def live_figure_names(out) -> list[str] | None:
     """The control names of a live figure's still (its text is "<LiveFigure: a, b>"), or None for any other output."""
     text = out.get("data", {}).get("text/plain", "")
     text = "".join(text) if isinstance(text, list) else text
@@ -151,10 +151,10 @@ class SiteNotes(Preprocessor):
                 cell.outputs = []
             outputs = []
             for out in cell.outputs:
-                names = _live_figure_names(out)
+                names = live_figure_names(out)
                 if names is not None:
                     section = _turning_section(nb.cells[i + 1:], states) if set(_TURNING) & set(names) else None
-                    outputs.append(_note_output(LIVE_FIGURE_NOTE + (TURN_NOTE.format(section=html.escape(section))
+                    outputs.append(note_output(LIVE_FIGURE_NOTE + (TURN_NOTE.format(section=html.escape(section))
                                                                     if section else "")))
                 outputs.append(out)
             cell.outputs = outputs

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 from nbconvert.exporters import SlidesExporter
-from nbconvert.preprocessors import TagRemovePreprocessor
+from nbconvert.preprocessors import Preprocessor, TagRemovePreprocessor
 
 from tools import build_site, widget_embed
 from tools import course_export as ce
@@ -60,6 +60,29 @@ def keep_players(nb) -> None:
     for cell in nb.cells:
         if is_player(cell) and slide_type(cell) in ("skip", "notes"):
             cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
+
+
+#: Under a live figure's still on a slide: the prose around it speaks of its sliders, which move only with Python.
+STILL_NOTE = ("A still picture on this slide: its sliders move in the notebook and in the live deck "
+              "(<code>make lecture</code>).")
+
+
+class StillNotes(Preprocessor):
+    """Say under each live figure's still (a `LiveFigure`'s picture: its sliders need a kernel) that it is a still,
+    so the room does not wait for "drag m from -2 to 2" to happen (`STILL_NOTE`). Runs after
+    `widget_embed.LiveWidgets`, as the site's notes do (`build_site.SiteNotes`)."""
+
+    def preprocess(self, nb, resources):
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            outputs = []
+            for out in cell.outputs:
+                outputs.append(out)
+                if build_site.live_figure_names(out) is not None:
+                    outputs.append(build_site.note_output(STILL_NOTE))
+            cell.outputs = outputs
+        return nb, resources
 
 
 def is_player(cell) -> bool:
@@ -123,6 +146,7 @@ def export_deck(path: Path, out_dir: Path, targets: dict, *, style: str = "saved
     # An exercise's check ("not attempted yet") is plumbing for the student, not a slide.
     exporter.register_preprocessor(TagRemovePreprocessor(remove_all_outputs_tags={"exercise-check"}), enabled=True)
     exporter.register_preprocessor(widget_embed.LiveWidgets(), enabled=True)
+    exporter.register_preprocessor(StillNotes(), enabled=True)
     deck = out_dir / f"{path.stem}.slides.html"
     resources = {"course_relpath": "", "metadata": {"name": ce.title_of(nb) or path.stem},
                  "course_widgets": widget_embed.page_resources(out_dir, deck)}
