@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from sklearn.linear_model import SGDClassifier
 
 from perceptron_lib import fit_perceptron
+from perceptron_lib.core import data
 from perceptron_lib.core.averaged import fit_averaged, pocket, voted_predict
 from perceptron_lib.core.bounds import hinge_mistake_bound
 from perceptron_lib.core.perceptron import is_mistake, step
@@ -263,3 +264,11 @@ def test_hinge_bound_checks():
         hinge_mistake_bound([[1.0]], [1], u=[1.0], gamma=0)
     with pytest.raises(ValueError, match="zero vector"):
         hinge_mistake_bound([[1.0]], [1], u=[0.0], gamma=1)
+
+
+def test_pocket_refuses_data_the_run_was_not_fitted_on():
+    # tester 4: pocket(run, X[:3], y[:3]) returned a pocket with 0 errors, read off a run of 6 examples
+    X, y = data.small_2d()
+    run = fit_perceptron(X, y)
+    with pytest.raises(ValueError, match="fitted on 6 examples but X has 3 rows"):
+        pocket(run, X[:3], y[:3])

@@ -78,6 +78,9 @@ def pocket(run: Run, X, y) -> Pocket:
     h = run.history
     if X.shape[1] != h.w.shape[1]:
         raise ValueError(f"X must have {h.w.shape[1]} features like the run's data; got {X.shape[1]}.")
+    if run.n_samples and run.n_samples != len(X):  # 0: a Run made by hand, which does not say
+        raise ValueError(f"the run was fitted on {run.n_samples} examples but X has {len(X)} rows: pass the data it "
+                         "was fitted on.")
     errs = np.empty(len(h), dtype=np.int64)
     for lo in range(0, len(h), 256):
         s = scores(h.w[lo : lo + 256], h.b[lo : lo + 256], X)
