@@ -302,3 +302,34 @@ def test_results_are_frozen_and_inputs_untouched():
     assert max_margin_separator(
         X.astype(int).tolist(), y.astype(int).tolist()
     ).gamma == pytest.approx(sep.gamma)
+
+
+def test_the_separability_lp_asked_again_with_the_same_bits_answers_as_a_fresh_solve():
+    from perceptron_lib.core import margins
+
+    rng = np.random.default_rng(4)
+    solves = []
+    solve = margins._lp_solve
+    try:
+        margins._lp_solve = lambda *a: solves.append(1) or solve(*a)
+        for _ in range(30):
+            X = rng.normal(size=(int(rng.integers(3, 30)), int(rng.integers(1, 4))))
+            y = np.where(X @ rng.normal(size=X.shape[1]) + rng.normal(scale=0.5) > 0, 1.0, -1.0)
+            y[:2] = [1.0, -1.0]
+            for fit_bias in (True, False):
+                n0 = len(solves)
+                first = margins._lp_separator(X, y, fit_bias)
+                again = margins._lp_separator(X, y, fit_bias)
+                assert len(solves) == n0 + 1, "the same question solved twice"
+                fresh = solve(X, y, fit_bias)
+                assert (first is None) == (again is None) == (fresh is None)
+                if fresh is not None:
+                    assert np.array_equal(again[0], fresh[0]) and again[1] == fresh[1]
+                    again[0][:] = 7.0  # a copy: the next answer is not changed
+                    assert np.array_equal(margins._lp_separator(X, y, fit_bias)[0], fresh[0])
+                Z = X.copy()
+                Z[0, 0] = np.nextafter(Z[0, 0], np.inf)  # one bit moved: solved anew
+                margins._lp_separator(Z, y, fit_bias)
+                assert len(solves) == n0 + 2
+    finally:
+        margins._lp_solve = solve

@@ -120,8 +120,27 @@ class Separability:
         return self.separable
 
 
+#: The last `_lp_separator` answer with its question's bits (data up to `_LP_KEPT` numbers): `own_data.summarize`
+#: asks `is_separable` and then `max_margin_separator` (through the mistake bound) the same question, one LP.
+_LP_LAST: list = [None]
+_LP_KEPT = 100_000
+
+
 def _lp_separator(X: np.ndarray, y: np.ndarray, fit_bias: bool):
-    """A separator with all margins >= 1 from an LP, or None if the LP is infeasible."""
+    """A separator with all margins >= 1 from an LP, or None if the LP is infeasible; the same answer (a copy) for
+    the same X, y and fit_bias as the call before (`_LP_LAST`)."""
+    key = (X.shape, X.dtype.str, y.dtype.str, bool(fit_bias), X.tobytes(), y.tobytes()) if X.size <= _LP_KEPT else None
+    last = _LP_LAST[0]
+    if key is not None and last is not None and last[0] == key:  # the same bits asked again
+        return None if last[1] is None else (last[1][0].copy(), last[1][1])
+    found = _lp_solve(X, y, fit_bias)
+    if key is not None:
+        _LP_LAST[0] = (key, None if found is None else (found[0].copy(), found[1]))
+    return found
+
+
+def _lp_solve(X: np.ndarray, y: np.ndarray, fit_bias: bool):
+    """`_lp_separator`'s LP, solved."""
     from scipy.optimize import linprog  # imported here: scipy.optimize takes ~0.5 s to import
 
     n, d = X.shape
