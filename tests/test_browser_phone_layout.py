@@ -148,3 +148,44 @@ def test_the_column_follows_the_widths_both_ways_and_keeps_the_focus(chromium):
     assert narrow["lifted"]["top"] <= narrow["figure"]["bottom"] + GAP + 1, narrow
     assert {k: v for k, v in wide.items() if k != "stops"} == {k: v for k, v in before.items() if k != "stops"}
     assert focused_narrow and focused_wide
+
+
+# the text of a player as shown: its buttons, readout, legend, the least SVG text of its pictures (CSS px, at the
+# scale each picture is shown), and whether its keys' help shows
+JS_TEXT = """() => {
+  const w = document.querySelector('#widget .perceptron-browserplayer');
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const svgText = [...w.querySelectorAll('svg[width]')].flatMap((svg) => {
+    const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute('width'));
+    return [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() && t.checkVisibility())
+      .map((t) => px(t) * scale);
+  });
+  const help = w.querySelector('.pp-keyhelp');
+  return {narrow: w.classList.contains('pp-narrow'), buttons: Math.min(...[...w.querySelectorAll('.pp-controls button')]
+    .map(px)), readout: px(w.querySelector('.pp-readout')), legend: px(w.querySelector('.pp-legend')),
+    svgText: Math.min(...svgText), keyHelp: !!help && help.checkVisibility(),
+    resized: [...w.querySelectorAll('svg text')].filter((t) => t.style.fontSize).length};
+}"""
+
+
+@pytest.mark.parametrize("widget", list(WIDGETS))
+def test_on_a_phone_the_players_text_is_readable_and_says_no_keys(chromium, widget):
+    """At 390x844 with touch (tester 3, items 12 and 23): the pictures' ticks were 7-8 CSS px (a 560 px scene shown at
+    344), the buttons 12.35 px and the keys' help 11 px under a 16 px body. A narrow player (`scene.PHONE_PX`) shows
+    every SVG text at 11 px or more, its buttons and readout at 16 px and its legend at 14; a touch-only screen (no hover, a
+    coarse pointer) leaves out the keys' help. At 1440x900 nothing of that applies."""
+    page, pages = _page(chromium, widget, PHONE, touch=True)
+    try:
+        _settle(page)
+        phone = page.evaluate(JS_TEXT)
+        page.screenshot(path=str(SHOTS / f"text-{widget}-390.png"), full_page=True)
+        page.set_viewport_size(DESKTOP)
+        _settle(page)
+        wide = page.evaluate(JS_TEXT)
+    finally:
+        _close(pages)
+    print(f"{widget}: phone {phone}, 1440 {wide}")
+    assert phone["narrow"] and phone["svgText"] >= 11 - 0.05, phone
+    assert min(phone["buttons"], phone["readout"]) >= 16 and phone["legend"] >= 14, phone
+    assert not phone["keyHelp"], "the keys' help shows on a touch-only screen"
+    assert not wide["narrow"] and wide["buttons"] < 16 and wide["resized"] == 0, wide  # the page's own sizes there

@@ -29,7 +29,7 @@ export const CSS = `
   font: inherit; font-size: 0.95em; color: #000; background: #f2f2f2; border: 1px solid #595959; border-radius: 4px;
   padding: 4px 10px; min-height: 32px; box-sizing: border-box; }
 .perceptron-browserplayer input { width: 5em; background: #fff; }
-.perceptron-browserplayer button:disabled { color: #6b6b6b; border-color: #9a9a9a; }
+.perceptron-browserplayer button:disabled { color: #4d4d4d; background: #fafafa; border: 1px dashed #8c8c8c; }
 .perceptron-browserplayer :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .perceptron-browserplayer label { display: inline-flex; gap: 4px; align-items: center; }
 .perceptron-browserplayer .pp-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
@@ -41,7 +41,7 @@ export const CSS = `
 .perceptron-browserplayer .pp-side { flex: 1 1 18em; min-width: 16em; max-width: 40em; display: flex;
   flex-direction: column; gap: 8px; }
 .perceptron-browserplayer .pp-side .pp-legend { max-width: none; }
-.perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 5em; overflow-y: auto; }
+.perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 2.9em; overflow-y: auto; }
 /* lecture: the column takes the width a wider window gives (its legend and readout wrap less, and a chart that did not
    fit beside the picture may fit again: side.js fitColumn) */
 .perceptron-browserplayer.pp-large .pp-side { max-width: 60em; }
@@ -49,7 +49,7 @@ export const CSS = `
 .perceptron-browserplayer .pp-panel .pp-legend li { white-space: pre-line; }
 .perceptron-browserplayer .pp-readout { max-width: 34em; font-size: 1.05em; line-height: 1.45;
   font-variant-numeric: tabular-nums; }
-.perceptron-browserplayer .pp-readout p { margin: 0; }
+.perceptron-browserplayer .pp-readout p { margin: 0; line-height: inherit; }
 .perceptron-browserplayer .pp-keyhelp { font-size: 0.85em; color: #444; margin: 4px 0 0; max-width: 40em; }
 .perceptron-browserplayer .pp-keys summary { cursor: pointer; padding: 4px 6px; }
 .perceptron-browserplayer .pp-keys[open] { flex-basis: 100%; }
@@ -67,14 +67,24 @@ export const CSS = `
 .perceptron-browserplayer .pp-tabs [role="tab"] { border-radius: 4px 4px 0 0; margin-bottom: -2px; }
 .perceptron-browserplayer .pp-tabs [aria-selected="true"] { background: #fff; border-bottom: 2px solid #fff;
   font-weight: bold; }
-/* a tall panel under a tab: with the tabs and the headline above it, in a 1280x720 view (lesson 02's switch: 587 px
-   of 599, its choice above the column) */
+/* a tall panel under a tab: with the tabs and the headline above it, in a 1280x720 view (lesson 02's switch, its
+   choice above the column: 587 px of 599 with 18 px text and a 340 px panel; 620 with 20-22 px text) */
 .perceptron-browserplayer .pp-tabpanel .pl-picture svg, .perceptron-browserplayer .pp-tabpanel svg.pp-contour {
-  max-height: 340px; width: auto; }
+  max-height: 312px; width: auto; }
 .perceptron-browserplayer .pp-side.pp-on-panel > :not(.pp-tabs, .pp-readout, .pp-tabpanel) { display: none; }
-.perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0; overflow: visible;
+.perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0; max-height: none !important;
+  overflow: visible;
   flex-shrink: 0; }
 .perceptron-browserplayer .pp-side.pp-on-panel > .pp-readout > p:not(:first-child) { display: none; }
+/* a narrow widget (a phone, pp-narrow: player.js): its controls and readout no smaller than the page's 16 px body,
+   its legend 14 px (at 16 px it took a third row, and the lifted view's plane went off the screen Step is on); on a
+   touch-only screen the keys' help is left out (aria-describedby still reads it) */
+.perceptron-browserplayer.pp-narrow :is(button, select, input, label) { font-size: max(16px, var(--pp-text, 0px)); }
+.perceptron-browserplayer.pp-narrow .pp-readout { font-size: max(16px, var(--pp-text, 0px)) !important; }
+.perceptron-browserplayer.pp-narrow .pp-legend { font-size: max(14px, var(--pp-text, 0px)) !important; }
+.perceptron-browserplayer.pp-narrow .pp-keyhelp { font-size: 14px; }
+@media (hover: none) and (pointer: coarse) { .perceptron-browserplayer .pp-keyhelp, .perceptron-browserplayer
+  .pp-keys { display: none; } }
 `;
 
 /**
@@ -293,6 +303,37 @@ export function buildLegend(doc, spec, extra = []) {
     list.appendChild(item);
   }
   return list;
+}
+
+/**
+ * Lecture: end the readout's box on a whole line. Where the readout does not fit in the column beside the picture it
+ * scrolls in its box, and a box that ends mid-line (the live deck's 1280x720 slide) cut the last line in half; the box
+ * is as tall as the whole lines that fit in what the column's `max-height` (`side.js` fitColumn) leaves it (none where
+ * the column has no height set: wrapped under the picture). Kept while the column shows a panel (the CSS shows the
+ * headline only there, with no height set).
+ * @param {HTMLElement} readout
+ * @param {HTMLElement} side the column (`.pp-side`)
+ */
+export function wholeLines(readout, side) {
+  const cap = Number.parseFloat(side.style.maxHeight);
+  const win = side.ownerDocument.defaultView;
+  if (side.classList.contains("pp-on-panel")) return; // the CSS lifts the height there (the headline only)
+  if (!(cap > 0)) {
+    readout.style.maxHeight = "";
+    return;
+  }
+  const gap = Number.parseFloat(win.getComputedStyle(side).rowGap) || 0;
+  let used = 0;
+  for (const part of side.children) {
+    const look = win.getComputedStyle(part);
+    if (part === readout || look.display === "none" || look.position === "absolute") continue;
+    used += part.offsetHeight + gap + Number.parseFloat(look.marginTop) + Number.parseFloat(look.marginBottom);
+  }
+  const look = win.getComputedStyle(readout);
+  const line = Number.parseFloat(look.lineHeight);
+  if (!(line > 0)) return;
+  const least = Math.max(1, Math.round(Number.parseFloat(look.minHeight) / line) || 1); // its min-height, in lines
+  readout.style.maxHeight = `${Math.max(least, Math.floor((cap - used) / line)) * line}px`;
 }
 
 /**

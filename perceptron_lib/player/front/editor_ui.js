@@ -50,9 +50,9 @@ export const EDITOR_CSS = `
 .perceptron-browsereditor .pp-scene { touch-action: none; user-select: none; -webkit-user-select: none; }
 .perceptron-browsereditor.pe-large :is(.pe-row, .pe-row *, .pe-message, .pe-kernel-note, .pe-keyhelp, .pe-keys, .pe-more, .pe-more *) {
   font-size: var(--pp-text); }
-/* lecture: the folded parts opened in the column beside the picture leave the readout its headline (two lines), the
-   rest scrolling, so that the column stays in the picture's height (05's editor, points as text open: 605 px of 599) */
-.perceptron-browsereditor .pp-large .pp-side:has(.pe-more[open], .pe-keys[open]) > .pp-readout { min-height: 2.9em; }
+/* lecture: the folded parts opened in the column beside the picture leave the readout one line, the rest scrolling,
+   so that the column stays in the picture's height (05's editor at 20 px, points as text open: 630 px of 599) */
+.perceptron-browsereditor .pp-large .pp-side:has(.pe-more[open], .pe-keys[open]) > .pp-readout { min-height: 1.45em; }
 `;
 
 /** How long a message that reports rather than describes (Copy's) stays, at most, ms. */

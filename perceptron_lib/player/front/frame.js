@@ -92,7 +92,15 @@ function boundary(doc, g, seg, tf, attrs) {
 }
 
 /**
- * The crosses over the points that fail the run's mistake test at step k (under the points, which show through).
+ * More crosses than this at one step are drawn thin and grey (`drawMistakes`): at w = 0 every point is a mistake,
+ * and 40-60 thick black crosses hid the classes' markers in a tangle (lesson 05's editor in a lecture deck).
+ */
+export const CROWDED_CROSSES = 12;
+
+/**
+ * The crosses over the points that fail the run's mistake test at step k (under the points, which show through):
+ * every mistake keeps its cross, but where more than `CROWDED_CROSSES` are marked they are thin and grey, so that
+ * the classes' markers stay easy to tell apart.
  * @param {Document} doc
  * @param {object} scene
  * @param {number} k
@@ -101,6 +109,11 @@ function drawMistakes(doc, scene, k) {
   const { spec, tf, under } = scene;
   const s = spec.style;
   const h = (Math.sqrt(s.mistake_size) * PT) / 2;
+  const crowded = spec.mistakes[k].length > CROWDED_CROSSES;
+  // crowded: grey, 3.9:1 on white (a mark needs 3:1), 2 px at most (the lecture preset's are 3.5 px)
+  const look = crowded
+    ? { stroke: "#808080", "stroke-width": fmt(Math.min(2, s.mistake_width * PT)) }
+    : { stroke: s.colors.mistake, "stroke-width": fmt(s.mistake_width * PT) };
   for (const i of spec.mistakes[k]) {
     const x = tf.x(spec.X[i][0]);
     const y = tf.y(spec.X[i][1]);
@@ -108,11 +121,10 @@ function drawMistakes(doc, scene, k) {
       doc,
       "path",
       {
-        class: "pp-cross",
+        class: crowded ? "pp-cross pp-crowded" : "pp-cross",
         "data-i": i,
         d: `M${fmt(x - h)},${fmt(y - h)}L${fmt(x + h)},${fmt(y + h)}M${fmt(x - h)},${fmt(y + h)}L${fmt(x + h)},${fmt(y - h)}`,
-        stroke: s.colors.mistake,
-        "stroke-width": fmt(s.mistake_width * PT),
+        ...look,
       },
       under,
     );

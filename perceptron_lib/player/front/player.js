@@ -19,11 +19,12 @@ import {
   setSteps,
   showReadout,
   TAB_NAMES,
+  wholeLines,
 } from "./controls.js";
 import { drawFrame } from "./frame.js";
 import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
-import { buildScene, PT } from "./scene.js";
+import { buildScene, narrowText, PHONE_PX, PT } from "./scene.js";
 import { fitColumn, keepingFocus, panelPlaces } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
@@ -126,7 +127,9 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const figure = htmlEl(doc, "div", { class: "pp-figure" });
   figure.style.maxWidth = `${scene.svg.getAttribute("width")}px`; // the legend wraps under the picture
   const readout = htmlEl(doc, "div", { class: "pp-readout", "aria-live": "polite" });
-  readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`; // lecture: read from the back
+  // lecture: 0.9 of the legend's size (22 px, near a deck's 24 px prose), read from the back of a room; notebook: 0.8
+  const readoutPx = spec.style.legend_size * PT * (large ? 0.9 : 0.8);
+  readout.style.fontSize = `${Math.max(14, spec.style.text_px, readoutPx)}px`;
   // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
   // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height, and
   // a tall panel (the lifted view: `tall`) goes to a tab of the column, so that the readout's first lines stay in view
@@ -216,8 +219,20 @@ export function mountPlayer(model, el, first = model.get("run")) {
     if (under.length) keepingFocus(root, placeUnder);
   };
   const fitSide = fitColumn({ side, figure, box: el, large, crowd, wrapped: wrap });
-  const sized = win.ResizeObserver ? new win.ResizeObserver(fitSide) : null;
+  // lecture: the readout's box, which scrolls, ends on a whole line (a line cut in half looked broken from the room);
+  // a narrow widget (a phone): larger buttons, readout and picture text (`pp-narrow`, `narrowText`)
+  const fit = () => {
+    fitSide();
+    if (large) wholeLines(readout, side);
+    const narrow = el.clientWidth > 0 && el.clientWidth < PHONE_PX;
+    root.classList.toggle("pp-narrow", narrow);
+    for (const svg of root.querySelectorAll("svg")) narrowText(svg, narrow);
+  };
+  const sized = win.ResizeObserver ? new win.ResizeObserver(fit) : null;
   if (sized) for (const part of [figure, el]) sized.observe(part);
+  // lecture: a part of the column opened or closed (an editor's folded keys) resizes the readout: whole lines again
+  const lines = large && win.ResizeObserver ? new win.ResizeObserver(() => wholeLines(readout, side)) : null;
+  lines?.observe(readout);
 
   let shown = -1;
   let timer = null;
@@ -335,6 +350,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
     listen();
     model.off("change:k", onModelK);
     if (sized) sized.disconnect();
+    lines?.disconnect();
     root.remove();
   };
   /**

@@ -232,3 +232,26 @@ export function buildScene(doc, spec) {
   const room = { left: -m.left, right: tf.width + m.right, px: m.captionPx };
   return { svg, spec, tf, under, overlay, over, caption, note, titleLines: m.titleLines, room };
 }
+
+/** A widget narrower than this, CSS px, is a phone's (`narrowText`): its text is enlarged to stay readable. */
+export const PHONE_PX = 500;
+/** The least size of a narrow widget's SVG text as shown, CSS px (ticks, axis names, caption, note). */
+export const PHONE_SVG_TEXT_PX = 11;
+
+/**
+ * On a narrow widget (a phone: `PHONE_PX`), the SVG pictures are shown scaled down (a 560 px scene at 344 px: its
+ * 13 px ticks were 8 px); each text of `svg` then gets a size that shows at `PHONE_SVG_TEXT_PX` or more, and its
+ * drawn size back where the picture is shown larger again.
+ * @param {SVGSVGElement} svg a picture with a `width` (its CSS size); one with no text or no `width` is left
+ * @param {boolean} narrow
+ */
+export function narrowText(svg, narrow) {
+  if (!svg.hasAttribute("width") || !svg.querySelector("text")) return;
+  const shown = svg.getBoundingClientRect().width;
+  const scale = shown / Number(svg.getAttribute("width"));
+  for (const text of svg.querySelectorAll("text")) {
+    const px = Number(text.getAttribute("font-size"));
+    text.style.fontSize =
+      narrow && scale > 0 && px * scale < PHONE_SVG_TEXT_PX ? `${fmt(PHONE_SVG_TEXT_PX / scale)}px` : "";
+  }
+}
