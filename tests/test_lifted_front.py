@@ -232,6 +232,28 @@ def test_frame_k_is_the_same_markup_whatever_the_path(page, name):
 
 
 @pytest.mark.browser
+def test_a_new_panel_is_drawn_once_at_the_step_the_player_shows(page):
+    run_spec, spec = specs("05 rings")
+    got = page.evaluate("""async ([run, spec]) => {
+        const p = window.front.buildLifted(document, run, spec);
+        const plot = p.el.querySelector('.pl-plot');
+        const before = plot.childElementCount;  // nothing drawn yet: the player's draw(k) comes in this task
+        const watch = new MutationObserver(() => {});
+        watch.observe(plot, {childList: true});
+        p.draw(3);
+        const added = watch.takeRecords().reduce((sum, m) => sum + m.addedNodes.length, 0);
+        const drawings = added / plot.childElementCount;  // each drawing adds the plot's elements once
+        const alone = window.front.buildLifted(document, run, spec);  // no draw(k): the start, by the task's end
+        await Promise.resolve();
+        return {before, drawings, label: p.el.querySelector('.pl-picture').getAttribute('aria-label'),
+                start: alone.el.querySelector('.pl-picture').getAttribute('aria-label'),
+                drawn: alone.el.querySelector('.pl-plot').childElementCount};
+    }""", [run_spec, spec])
+    assert got["before"] == 0 and got["drawings"] == 1, got
+    assert got["label"].startswith(spec["alt"][3]) and got["start"].startswith(spec["alt"][0]) and got["drawn"] > 0
+
+
+@pytest.mark.browser
 def test_each_way_to_turn_keeps_the_points_on_the_projection(page):
     run_spec, spec = mount(page, "05 rings", k=4)
     check = lambda e, a: _check(page.evaluate(READ), run_spec, spec, 4, e, a)  # noqa: E731

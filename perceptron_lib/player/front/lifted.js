@@ -322,7 +322,9 @@ export function buildLifted(doc, runSpec, spec) {
   el.append(htmlEl(doc, "style", {}, LIFTED_CSS), picture, turns, help);
 
   const state = { k: 0, elev: spec.view.elev, azim: wrapAngle(spec.view.azim) };
+  let drawn = false;
   const render = () => {
+    drawn = true;
     drawLifted(doc, g, runSpec, spec, { ...state, size });
     const angles = `azimuth ${deg(state.azim)}, elevation ${deg(state.elev)}`;
     picture.setAttribute("aria-label", `${spec.alt[state.k]} Seen from ${angles}.`);
@@ -343,7 +345,11 @@ export function buildLifted(doc, runSpec, spec) {
     render();
   };
   wireTurns(picture, { azimuth, elevation }, state, turn);
-  render();
+  // drawn by the player's first `draw(k)`, in the same task (a new run shows step k, not 0 and then k: one drawing
+  // of the view, not two, when an edit replaces the run); at the start state if nothing has drawn it by the task's end
+  queueMicrotask(() => {
+    if (!drawn) render();
+  });
   // tall: the player's lecture layout shows it under a tab of the column beside the data panel, and its notebook
   // layout under the readout in that column (underReadout), so that the readout's headline stays in view beside the
   // picture
