@@ -24,13 +24,15 @@ SCRATCH_CELLS = [
 
 #: ``--before``: the scratch notebook also shows the 200-point editors and lesson 05's editor of lifted points as they
 #: were before the library's run, equal to the page's own, was taken as it is drawn (`REDRAWN`: the library's run
-#: always drawn again, and the lifted view's bowl made again for every spec): the benchmark's own subclass, its
+#: always drawn again, the lifted view's bowl made again for every spec, and a new lifted view drawn at the start
+#: state before the step shown): the benchmark's own subclass, its
 #: module text with those lines put back (the product has no switch). Their edits alternate with today's editors',
 #: one edit each in turn (`BEFORE_ORDER`).
 REDRAWN = [
     ('      if (spec === mine.spec && root.dataset.run === "browser" && sameAsMine(mine, next, lib)) '
      'return adopt(lib);\n', ""),
     ("    bowl: roundedMesh(box),\n", "    bowl: bowlMesh(box).map((p) => p.map((q) => q.map(round))),\n"),
+    ("  queueMicrotask(() => {\n    if (!drawn) render();\n  });\n", "  render();\n"),
 ]
 BEFORE_CELLS = [
     "from perceptron_lib.player.browser_editor import editor_source as _src\n"
