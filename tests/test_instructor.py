@@ -354,14 +354,14 @@ def test_no_sys_path_edits_in_tools_tests_or_benchmarks():
 
 
 def test_readme_says_the_sizes_and_drawing_boards_that_ship():
-    """README's lecture sizes are the lecture preset's (LECTURE_TEXT_PX for buttons and settings; a readout is 0.9 of
+    """README's lecture sizes are the lecture preset's (LECTURE_TEXT_PX for buttons and settings; a readout is 0.8 of
     the legend's size in px, player.js), its list of drawing boards is the lessons' BrowserEditors, and it keeps
     no deck's slide count (they follow the lessons)."""
     from perceptron_lib.draw.style import LECTURE
     from perceptron_lib.player.picture import LECTURE_TEXT_PX
 
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
-    readout = round(max(14, LECTURE_TEXT_PX, LECTURE.legend_size * 4 / 3 * 0.9))
+    readout = round(max(14, LECTURE.legend_size * 4 / 3 * 0.8))
     assert f"buttons at {LECTURE_TEXT_PX} px and readouts at {readout} px" in readme
     assert f"buttons and settings at {LECTURE_TEXT_PX} px, their readouts at {readout} px" in readme
     assert "20-22 px" not in readme

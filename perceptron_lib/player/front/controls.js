@@ -41,7 +41,10 @@ export const CSS = `
 .perceptron-browserplayer .pp-side { flex: 1 1 18em; min-width: 16em; max-width: 40em; display: flex;
   flex-direction: column; gap: 8px; }
 .perceptron-browserplayer .pp-side .pp-legend { max-width: none; }
-.perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 2.9em; overflow-y: auto; }
+/* lecture: 4 lines at least (fitColumn puts the column's panels under tabs where it leaves the readout less) */
+.perceptron-browserplayer.pp-large .pp-side .pp-readout { min-height: 5.2em; overflow-y: auto; }
+/* lecture: lines set closer (a deck's slide shows the whole readout at 20 px, with no scrolling) */
+.perceptron-browserplayer.pp-large .pp-readout { line-height: 1.3; }
 /* lecture: the column takes the width a wider window gives (its legend and readout wrap less, and a chart that did not
    fit beside the picture may fit again: side.js fitColumn) */
 .perceptron-browserplayer.pp-large .pp-side { max-width: 60em; }
@@ -307,33 +310,23 @@ export function buildLegend(doc, spec, extra = []) {
 
 /**
  * Lecture: end the readout's box on a whole line. Where the readout does not fit in the column beside the picture it
- * scrolls in its box, and a box that ends mid-line (the live deck's 1280x720 slide) cut the last line in half; the box
- * is as tall as the whole lines that fit in what the column's `max-height` (`side.js` fitColumn) leaves it (none where
- * the column has no height set: wrapped under the picture). Kept while the column shows a panel (the CSS shows the
- * headline only there, with no height set).
+ * scrolls in its box, and a box that ends mid-line (the live deck's 1280x720 slide) cut the last line in half: the box
+ * is then cut to the whole lines it holds (never under its min-height, in lines). A readout that fits keeps no height.
+ * Nothing changes while the column shows a panel (the CSS shows only the headline there, with no height set).
  * @param {HTMLElement} readout
  * @param {HTMLElement} side the column (`.pp-side`)
  */
 export function wholeLines(readout, side) {
-  const cap = Number.parseFloat(side.style.maxHeight);
-  const win = side.ownerDocument.defaultView;
-  if (side.classList.contains("pp-on-panel")) return; // the CSS lifts the height there (the headline only)
-  if (!(cap > 0)) {
-    readout.style.maxHeight = "";
-    return;
-  }
-  const gap = Number.parseFloat(win.getComputedStyle(side).rowGap) || 0;
-  let used = 0;
-  for (const part of side.children) {
-    const look = win.getComputedStyle(part);
-    if (part === readout || look.display === "none" || look.position === "absolute") continue;
-    used += part.offsetHeight + gap + Number.parseFloat(look.marginTop) + Number.parseFloat(look.marginBottom);
-  }
-  const look = win.getComputedStyle(readout);
+  if (side.classList.contains("pp-on-panel")) return;
+  const look = side.ownerDocument.defaultView.getComputedStyle(readout);
   const line = Number.parseFloat(look.lineHeight);
-  if (!(line > 0)) return;
+  const was = readout.style.maxHeight;
+  readout.style.maxHeight = "";
+  const box = readout.clientHeight; // the height the column gives it
+  if (!(line > 0) || readout.scrollHeight <= box + 1) return;
   const least = Math.max(1, Math.round(Number.parseFloat(look.minHeight) / line) || 1); // its min-height, in lines
-  readout.style.maxHeight = `${Math.max(least, Math.floor((cap - used) / line)) * line}px`;
+  const whole = `${Math.max(least, Math.floor((box + 0.5) / line)) * line}px`;
+  readout.style.maxHeight = whole === was ? was : whole;
 }
 
 /**

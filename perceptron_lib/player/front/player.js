@@ -127,9 +127,8 @@ export function mountPlayer(model, el, first = model.get("run")) {
   const figure = htmlEl(doc, "div", { class: "pp-figure" });
   figure.style.maxWidth = `${scene.svg.getAttribute("width")}px`; // the legend wraps under the picture
   const readout = htmlEl(doc, "div", { class: "pp-readout", "aria-live": "polite" });
-  // lecture: 0.9 of the legend's size (22 px, near a deck's 24 px prose), read from the back of a room; notebook: 0.8
-  const readoutPx = spec.style.legend_size * PT * (large ? 0.9 : 0.8);
-  readout.style.fontSize = `${Math.max(14, spec.style.text_px, readoutPx)}px`;
+  // 0.8 of the legend's size (lecture: 19.2 px, its lines set close; a larger one ran off a deck's slide)
+  readout.style.fontSize = `${Math.max(14, spec.style.legend_size * PT * 0.8)}px`;
   // beside the data panel: the charts (curves along the run), then the readout; under it on a narrow screen. In
   // the lecture preset the legend goes beside the picture too, so that the picture keeps the screen's height, and
   // a tall panel (the lifted view: `tall`) goes to a tab of the column, so that the readout's first lines stay in view
