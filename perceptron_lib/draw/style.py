@@ -35,7 +35,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 
-from .colors import (  # re-exported: style.POS_COLOR
+from .colors import (  # noqa: F401 (read as style.POS_COLOR; listed in colors.__all__, their home)
     BOUNDARY_COLOR,
     CMAP,
     CURSOR_COLOR,
@@ -58,25 +58,6 @@ from .colors import (  # re-exported: style.POS_COLOR
 )
 
 __all__ = [
-    "OKABE_ITO",
-    "POS_COLOR",
-    "NEG_COLOR",
-    "POS_MARKER",
-    "NEG_MARKER",
-    "POS_LABEL",
-    "NEG_LABEL",
-    "BOUNDARY_COLOR",
-    "PREV_BOUNDARY_COLOR",
-    "W_COLOR",
-    "UPDATE_COLOR",
-    "RING_COLOR",
-    "MISTAKE_COLOR",
-    "CURVE_COLOR",
-    "CURSOR_COLOR",
-    "CURSOR_FACE_COLOR",
-    "CURSOR_MARK_COLOR",
-    "PLANE_COLOR",
-    "CMAP",
     "Style",
     "PRESETS",
     "NOTEBOOK",
