@@ -44,7 +44,7 @@ class Picture(widgets.Image):
 
 
 #: The smallest text (CSS px) of a widget in the lecture preset, read from the back of a room.
-LECTURE_TEXT_PX = 18
+LECTURE_TEXT_PX = 20
 
 
 def text_for_preset(box, style) -> None:

@@ -70,10 +70,12 @@ export const CSS = `
 .perceptron-browserplayer .pp-tabs [role="tab"] { border-radius: 4px 4px 0 0; margin-bottom: -2px; }
 .perceptron-browserplayer .pp-tabs [aria-selected="true"] { background: #fff; border-bottom: 2px solid #fff;
   font-weight: bold; }
-/* a tall panel under a tab: with the tabs and the headline above it, in a 1280x720 view (lesson 02's switch, its
-   choice above the column: 587 px of 599 with 18 px text and a 340 px panel; 620 with 20-22 px text) */
+/* a tall panel under a tab: with the tabs and the headline above it, in a 1280x720 view (lesson 02's switch: 587 px
+   of 599, its choice above the column) */
 .perceptron-browserplayer .pp-tabpanel .pl-picture svg, .perceptron-browserplayer .pp-tabpanel svg.pp-contour {
-  max-height: 312px; width: auto; }
+  max-height: 340px; width: auto; }
+/* lecture: 312 px (its 20 px choice and tabs above: 02's switch 620 px of 599 with 340) */
+.perceptron-browserplayer.pp-large .pp-tabpanel :is(.pl-picture svg, svg.pp-contour) { max-height: 312px; }
 .perceptron-browserplayer .pp-side.pp-on-panel > :not(.pp-tabs, .pp-readout, .pp-tabpanel) { display: none; }
 .perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0; max-height: none !important;
   overflow: visible;
