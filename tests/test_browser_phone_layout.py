@@ -172,8 +172,8 @@ JS_TEXT = """() => {
 def test_on_a_phone_the_players_text_is_readable_and_says_no_keys(chromium, widget):
     """At 390x844 with touch (tester 3, items 12 and 23): the pictures' ticks were 7-8 CSS px (a 560 px scene shown at
     344), the buttons 12.35 px and the keys' help 11 px under a 16 px body. A narrow player (`scene.PHONE_PX`) shows
-    every SVG text at 11 px or more, its buttons and readout at 16 px and its legend at 14; a touch-only screen (no hover, a
-    coarse pointer) leaves out the keys' help. At 1440x900 nothing of that applies."""
+    every SVG text at 11 px or more, its buttons and readout at 16 px and its legend at 14; a touch-only screen (no
+    hover, a coarse pointer) leaves out the keys' help. At 1440x900 nothing of that applies."""
     page, pages = _page(chromium, widget, PHONE, touch=True)
     try:
         _settle(page)
