@@ -25,7 +25,7 @@ import { drawFrame } from "./frame.js";
 import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, narrowText, PHONE_PX, PT } from "./scene.js";
-import { fitColumn, keepingFocus, panelPlaces } from "./side.js";
+import { fitColumn, keepingFocus, panelPlaces, shrinkUnder } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
@@ -149,11 +149,24 @@ export function mountPlayer(model, el, first = model.get("run")) {
   let crowded = false; // lecture: the column's panels, legend and readout did not fit beside the picture (fitColumn)
   let under = []; // notebook preset: the panels after the readout (the lifted view: `panelPlaces`)
   let wrapped = false; // the column under the picture (a phone), not beside it (fitColumn): `under` goes first in it
+  // notebook, a panel under the readout (the lifted view): the readout keeps the height of its tallest step of
+  // these (the end's, with its "End:" line, most often), so that the panel does not move as k does and the column's
+  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start)
+  const holdReadout = () => {
+    readout.style.minHeight = "";
+    if (!under.length || wrapped || large || !readout.isConnected) return;
+    let tallest = 0;
+    for (const k of new Set([0, 1, K - 1, K].filter((j) => j >= 0 && j <= K))) {
+      showReadout(readout, spec.lines[k]);
+      tallest = Math.max(tallest, readout.offsetHeight);
+    }
+    readout.style.minHeight = `${tallest}px`;
+    if (shown >= 0 && shown <= K) showReadout(readout, spec.lines[shown]);
+  };
   const placeUnder = () => {
     if (wrapped) side.prepend(...under);
     else side.append(...under);
-    // 7 lines: the panel under the readout does not move as k does
-    readout.style.minHeight = under.length && !wrapped ? "10.2em" : "";
+    holdReadout();
   };
   const placeCharts = () => {
     for (const c of charts) c.remove();
@@ -217,14 +230,22 @@ export function mountPlayer(model, el, first = model.get("run")) {
     placeKeyHelp();
     if (under.length) keepingFocus(root, placeUnder);
   };
-  const fitSide = fitColumn({ side, figure, box: el, large, crowd, wrapped: wrap });
+  const outer = el.closest(".perceptron-browsereditor");
+  const shrink = (px) => shrinkUnder(under, px);
+  const fitSide = fitColumn({ side, figure, box: el, large, crowd, wrapped: wrap, outer, shrink });
   // lecture: the readout's box, which scrolls, ends on a whole line (a line cut in half looked broken from the room);
   // a narrow widget (a phone): larger buttons, readout and picture text (`pp-narrow`, `narrowText`)
+  let heldWidth = -1; // the readout's held height follows the column's width (its lines wrap anew)
   const fit = () => {
-    fitSide();
-    if (large) wholeLines(readout, side);
-    const narrow = el.clientWidth > 0 && el.clientWidth < PHONE_PX;
+    const narrow = el.clientWidth > 0 && el.clientWidth < PHONE_PX; // first: the readout's size depends on it
     root.classList.toggle("pp-narrow", narrow);
+    fitSide();
+    if (!large && under.length && !wrapped && side.clientWidth !== heldWidth) {
+      heldWidth = side.clientWidth; // measured once the column stands where this width puts it
+      holdReadout();
+      fitSide();
+    }
+    if (large) wholeLines(readout, side);
     for (const svg of root.querySelectorAll("svg")) narrowText(svg, narrow);
   };
   const sized = win.ResizeObserver ? new win.ResizeObserver(fit) : null;

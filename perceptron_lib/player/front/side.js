@@ -98,12 +98,15 @@ export function keepingFocus(root, move) {
  * `wrapped(on)` whether the column has wrapped under the picture (a phone's width: the picture and the column's least
  * width do not fit in one row), measured from the layout: the player then puts the panels that go after the readout
  * (`panelPlaces`'s `under`, the lifted view) right under the picture, next to its Step button, not a readout away.
+ * Before a panel goes under a tab in the notebook preset, `shrink(px)` may draw it up to px smaller (`shrink(0)`: at
+ * its own size again; lesson 05's lifted view, to 0.75 of it: `shrinkUnder`), so that it stays in view beside the
+ * picture; the limit counts an `outer` widget's own rows over the player (an editor's edits and hint).
  * @param {{side: HTMLElement, figure: HTMLElement, box: HTMLElement, large: boolean, crowd: (on: boolean) => boolean,
- *   wrapped?: (on: boolean) => void}} parts `box`: the widget's own element, whose width is followed; `crowd(on)`
- *   returns whether anything moved
+ *   wrapped?: (on: boolean) => void, outer?: HTMLElement | null, shrink?: (px: number) => void}} parts `box`: the
+ *   widget's own element, whose width is followed; `crowd(on)` returns whether anything moved
  * @returns {() => void} the fit, to call when the figure's or the widget's size changes (a ResizeObserver's callback)
  */
-export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} }) {
+export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {}, outer = null, shrink = () => {} }) {
   const win = side.ownerDocument.defaultView;
   let crowded = false;
   let crowdedAt = [0, 0]; // the widget's width and the window's height when the panels last went under tabs
@@ -120,10 +123,21 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} 
   };
   // notebook: a column with a panel after its readout (or a tab of one) that runs lower than the window lets the
   // picture reach, in the page's px (what is seen)
-  const runsLow = () => {
-    if (!side.querySelector(":scope > .pp-readout ~ *")) return false;
+  const below = () => {
+    if (!side.querySelector(":scope > .pp-readout ~ *")) return 0;
     const [f, s] = [figure, side].map((e) => e.getBoundingClientRect());
-    return s.bottom > Math.max(f.bottom, f.top + win.innerHeight - VIEW_RESERVE) + 1;
+    // an editor's own rows stand over the player's: the whole editor is what must fit the view
+    const rows = outer
+      ? (side.closest(".perceptron-browserplayer") ?? box).getBoundingClientRect().top -
+        outer.getBoundingClientRect().top
+      : 0;
+    return s.bottom - Math.max(f.bottom, f.top + win.innerHeight - VIEW_RESERVE - rows);
+  };
+  const runsLow = () => {
+    shrink(0); // the panel under the readout at its own size, then as much smaller as the view asks (to its floor)
+    const over = below();
+    if (over > 1) shrink(over);
+    return below() > 1;
   };
   const overflows = large ? () => side.scrollHeight > side.clientHeight + 1 : runsLow;
   const fit = () => {
@@ -131,12 +145,16 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} 
     if (width === 0 || figure.offsetHeight === 0) return; // not laid out (a hidden tab of JupyterLab): nothing to fit
     const beside = hold();
     wrapped(!beside); // the column's order does not change its width: no loop (flex-basis and min-width hold it)
-    if (!beside) return;
+    if (!beside) {
+      shrink(0); // a phone: the lifted view under the picture, at its own size
+      return;
+    }
     const root = side.closest(".perceptron-browserplayer") ?? box;
     const now = [width, win.innerHeight];
     if (!crowded && overflows()) {
       keepingFocus(root, () => {
         crowded = crowd(true);
+        if (crowded) shrink(0); // under its tab: at its own size
         crowdedAt = now;
         hold();
       });
@@ -144,10 +162,34 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {} 
       keepingFocus(root, () => {
         crowd(false);
         crowded = hold() && overflows() && crowd(true);
+        if (crowded) shrink(0);
         crowdedAt = now;
         hold();
       });
     }
   };
   return fit;
+}
+
+/** The least share of its own size a panel under the readout is drawn at to stay in view (`shrinkUnder`). */
+export const LEAST_UNDER_SCALE = 0.75;
+
+/**
+ * Draw the SVG pictures of `panels` (the lifted view's `.pl-scene`) `px` shorter in all than they are drawn at their
+ * own size (which may already be narrowed to the column's width), each down to `LEAST_UNDER_SCALE` of that, keeping
+ * its shape; `px` 0 draws them at their own size.
+ * @param {HTMLElement[]} panels
+ * @param {number} px
+ */
+export function shrinkUnder(panels, px) {
+  const svgs = panels.flatMap((p) => [...p.querySelectorAll("svg.pl-scene")]);
+  for (const svg of svgs) svg.style.width = svg.style.height = "";
+  if (!(px > 0)) return;
+  for (const svg of svgs) {
+    const { width, height } = svg.getBoundingClientRect(); // as drawn: the column's width may have narrowed it
+    if (height <= 0) continue;
+    const scale = Math.max(LEAST_UNDER_SCALE, (height - px) / height);
+    svg.style.width = `${width * scale}px`;
+    svg.style.height = `${height * scale}px`;
+  }
 }
