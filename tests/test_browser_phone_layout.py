@@ -167,9 +167,11 @@ JS_TEXT = """() => {
       .map((t) => px(t) * scale);
   });
   const help = w.querySelector('.pp-keyhelp');
+  const editKeys = document.querySelector('#widget .pe-keys');
   return {narrow: w.classList.contains('pp-narrow'), buttons: Math.min(...[...w.querySelectorAll('.pp-controls button')]
     .map(px)), readout: px(w.querySelector('.pp-readout')), legend: px(w.querySelector('.pp-legend')),
-    svgText: Math.min(...svgText), keyHelp: !!help && help.checkVisibility(),
+    svgText: Math.min(...svgText),
+    keyHelp: (!!help && help.checkVisibility()) || (!!editKeys && editKeys.checkVisibility()),
     resized: [...w.querySelectorAll('svg text')].filter((t) => t.style.fontSize).length};
 }"""
 

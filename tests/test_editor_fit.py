@@ -291,7 +291,9 @@ def test_every_widget_fits_the_lecture_app_whole(lesson, lecture_app, chromium):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
         page.goto(lecture_app.voila_url(f"{lesson}.ipynb"), timeout=240_000)
-        page.wait_for_function(f"() => {{ const ws = ({every})(); return ws.length > 0 "
+        # Voila draws the widgets one by one as their outputs come: wait for all the lesson has, each drawn (the
+        # count taken once the first was drawn said 1 of 04's 3 in a busy CI)
+        page.wait_for_function(f"() => {{ const ws = ({every})(); return ws.length >= {APP_WIDGETS[lesson]} "
                                "&& ws.every((e) => !!e.querySelector('svg.pp-scene')); }", timeout=240_000)
         n = page.evaluate(f"() => ({every})().length")
         problems, shown = _measure_widgets(page, every, preset="lecture", label=f"app {lesson}",
