@@ -151,16 +151,19 @@ export function mountPlayer(model, el, first = model.get("run")) {
   let wrapped = false; // the column under the picture (a phone), not beside it (fitColumn): `under` goes first in it
   // notebook, a panel under the readout (the lifted view): the readout keeps the height of its tallest step of
   // these (the end's, with its "End:" line, most often), so that the panel does not move as k does and the column's
-  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start)
+  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start). In a
+  // deck too, where the readout never scrolls: the slide, which reveal.js centres, keeps its height, so Step stays
+  // under the presenter's pointer (it moved 27-52 px up at the end of 03's and 05's players, and a click missed)
+  const holds = () => inDeck || (!large && under.length > 0);
   const holdReadout = () => {
     readout.style.minHeight = "";
-    if (!under.length || wrapped || large || !readout.isConnected) return;
+    if (!holds() || wrapped || !readout.isConnected) return;
     let tallest = 0;
     for (const k of new Set([0, 1, K - 1, K].filter((j) => j >= 0 && j <= K))) {
       showReadout(readout, spec.lines[k]);
       tallest = Math.max(tallest, readout.offsetHeight);
     }
-    readout.style.minHeight = `${tallest}px`;
+    readout.style.minHeight = tallest > 0 ? `${tallest}px` : ""; // 0: a slide not shown, measured again when it is
     if (shown >= 0 && shown <= K) showReadout(readout, spec.lines[shown]);
   };
   const placeUnder = () => {
@@ -240,7 +243,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
     const narrow = el.clientWidth > 0 && el.clientWidth < PHONE_PX; // first: the readout's size depends on it
     root.classList.toggle("pp-narrow", narrow);
     fitSide();
-    if (!large && under.length && !wrapped && side.clientWidth !== heldWidth) {
+    if (holds() && !wrapped && side.clientWidth !== heldWidth) {
       heldWidth = side.clientWidth; // measured once the column stands where this width puts it
       holdReadout();
       fitSide();
