@@ -32,6 +32,14 @@ MALFORMED = [
                                                              "not a tuple of 3 items"),
     (nb06.check_averaged, "1,2,3", "give three numbers (w1, w2, b), not the text '1,2,3'"),
     (nb06.check_survival, [1, 2], "got 2 numbers"),
+    # tester 5: a 0-d array, nan and a huge int in a list, the library's words for 4.2 and 4.3, a step <= 0
+    (nb01.check_contributing, [np.nan], "whole numbers such as [0, 3]; got the number nan"),
+    (nb01.check_scaled_loss, 10**400, "of a size a float holds (up to about 1e308); yours has 401 digits"),
+    (nb06.check_averaged, [10**400, 0, 0], "number 1 has 401 digits"),
+    (nb01.check_scaled_loss, np.array([6.5]), "not an array of 1 item"),
+    (nb04.check_tight, ([[1, 0], [-1, 0], [2, 0]], [1, 1, -1]), "no line (hyperplane) through the origin separates"),
+    (nb04.check_half_bound, (np.eye(5, 2) + 1, [1, 1, 1, -1, -1]), "allows at most 4 points; you have 5"),
+    (lambda a: nb06.check_margin_step(a, *data.separable(40, margin=0.15, seed=0)), -1, "must be > 0; got -1"),
 ]
 
 
@@ -77,3 +85,20 @@ def test_a_reader_returns_numbers_or_says_why(answer):
         assert str(exc).startswith("give three ")
     else:
         assert out.shape == (3,) and np.all(np.isfinite(out))
+
+
+def test_a_numpy_scalar_is_the_number_it_holds():
+    assert nb01.check_scaled_loss(np.array(6.5)).correct  # np.sum(...) * 3 gives one
+    assert nb01.check_zero_loss_not_separator((np.array(0.0), 0, 0)).correct
+    assert nb01.check_contributing(np.array([1, 2], dtype=np.int64)).status in ("correct", "wrong")
+
+
+def test_half_the_bound_is_half_even_where_the_bound_is_computed_a_bit_above_4():
+    # bound 4.000000000000002 and 2 mistakes: "ratio 0.50. You need at least 0.50" before the tolerance
+    assert nb04.check_tight(([[1, 0], [0, 1], [1, 1]], [1, 1, 1])).correct
+
+
+def test_a_huge_vector_is_not_a_subgradient_and_says_so_quietly(recwarn):
+    v = nb02.check_other_subgradient([1e160, 0, 0])
+    assert v.status == "wrong" and "not a subgradient" in v.message
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]  # no overflow on the student's stderr

@@ -180,9 +180,11 @@ def points_of(answer, *, max_points=None, min_points=1):
         raise AnswerError(f"give the editor or a pair (X, y) of points and labels, not {described(answer)}")
     if no_points_in(X, y):
         raise NoPoints(no_points(at_least=min_points, at_most=max_points))
+    from .answers import AnswerError
+
     X, y = check_X_y(X, y)
     if X.shape[1] != 2:
-        raise ValueError(f"the points must be in the plane (two coordinates each); got {X.shape[1]}.")
+        raise AnswerError(f"the points must be in the plane (two coordinates each); got {X.shape[1]}")
     if max_points is not None and len(y) > max_points:
-        raise ValueError(f"this exercise allows at most {max_points} points; you have {len(y)}.")
+        raise AnswerError(f"this exercise allows at most {max_points} points; you have {len(y)}")
     return X, y

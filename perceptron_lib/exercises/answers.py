@@ -41,7 +41,8 @@ def described(value) -> str:
         return repr(bool(value))
     if isinstance(value, (list, tuple, np.ndarray)):
         size = len(value)
-        return f"a {type(value).__name__.replace('ndarray', 'array')} of {size} item{'s' * (size != 1)}"
+        kind = "an array" if isinstance(value, np.ndarray) else f"a {type(value).__name__}"
+        return f"{kind} of {size} item{'s' * (size != 1)}"
     if _real(value):
         return f"the number {value!r}"
     return f"a {type(value).__name__} ({str(value)[:40]})"
@@ -51,18 +52,34 @@ def _real(value) -> bool:
     return isinstance(value, (_numbers.Real, np.floating, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _scalar(value):
+    """A 0-d numpy array (np.array(6.5), a sum's result) as the number it holds; anything else as it is."""
+    return value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
+def _float(value, what: str, place: int = 0) -> float:
+    """A real number as a finite float, or `AnswerError` saying why not (nan, inf, an int past 1e308); `place`, from
+    1, names which of several it is."""
+    try:
+        out = float(value)
+    except OverflowError:  # a Python int past 1e308
+        raise AnswerError(f"give {what}, each of a size a float holds (up to about 1e308); "
+                          f"{f'number {place}' if place else 'yours'} has {len(str(abs(int(value))))} digits") from None
+    if not np.isfinite(out):
+        raise AnswerError(f"give {what}; {f'number {place} is' if place else 'got'} {out!r}")
+    return out
+
+
 def number(answer, *, example: str = "6.5") -> float:
     """One finite real number."""
+    answer = _scalar(answer)
     if not _real(answer):
         raise AnswerError(f"give one number, such as {example}, not {described(answer)}")
-    value = float(answer)
-    if not np.isfinite(value):
-        raise AnswerError(f"give a finite number; got {value!r}")
-    return value
+    return _float(answer, "a finite number")
 
 
 def _flattened(answer):
-    for part in answer:
+    for part in map(_scalar, answer):
         if isinstance(part, (list, tuple, np.ndarray)):
             yield from _flattened(part)
         else:
@@ -72,27 +89,27 @@ def _flattened(answer):
 def numbers(answer, n: int, *, names: str = "") -> np.ndarray:
     """`n` finite real numbers, given flat or as nested pairs such as ``((w1, w2), b)``; a new float array."""
     what = f"{_count(n)} numbers{f' {names}' if names else ''}"
+    answer = _scalar(answer)
     if not isinstance(answer, (list, tuple, np.ndarray)):
         raise AnswerError(f"give {what}, not {described(answer)}")
-    flat = list(_flattened(answer))
+    flat = [_scalar(v) for v in _flattened(answer)]
     if len(flat) != n:
         raise AnswerError(f"give {what}; got {len(flat)} number{'s' * (len(flat) != 1)}")
     for place, value in enumerate(flat, start=1):
         if not _real(value):
             raise AnswerError(f"give {what}; number {place} is {described(value)}")
-        if not np.isfinite(float(value)):
-            raise AnswerError(f"give {_count(n)} finite numbers{f' {names}' if names else ''}; number {place} is "
-                              f"{float(value)!r}")
-    return np.array(flat, dtype=float)
+    finite = f"{_count(n)} finite numbers{f' {names}' if names else ''}"
+    return np.array([_float(v, finite, place) for place, v in enumerate(flat, start=1)])
 
 
 def indices(answer, *, n: int) -> set[int]:
     """A set of example indices, each a whole number from 0 to n - 1."""
+    answer = _scalar(answer)
     if not isinstance(answer, (list, tuple, set, frozenset, np.ndarray)):
         raise AnswerError(f"give a list of example indices such as [0, 3], not {described(answer)}")
     out = set()
-    for value in answer:
-        if not _real(value) or float(value) != int(value):
+    for value in map(_scalar, answer):
+        if not _real(value) or not (isinstance(value, (int, np.integer)) or float(value).is_integer()):
             raise AnswerError(f"give the indices as whole numbers such as [0, 3]; got {described(value)}")
         if not 0 <= int(value) < n:
             raise AnswerError(f"the examples are numbered 0 to {n - 1}; got {int(value)}")

@@ -97,8 +97,14 @@ def check_other_subgradient(answer=..., tol=1e-6) -> Verdict:
         sub = subgradients.perceptron_subgradient(w, b, X, y, at_kink=0.0, reduction="sum")
         base = sub.vector
         C = -(y[:, None] * np.hstack([X, np.ones((len(y), 1))]))[sub.cases == "boundary"]
-        fit = lsq_linear(C.T, v - base, bounds=(0.0, 1.0), method="bvls")
-        inside = np.linalg.norm(C.T @ fit.x - (v - base)) <= tol * max(1.0, np.linalg.norm(v))
+        # every subgradient is base + sum_i theta_i c_i with theta_i in [0, 1], so no coordinate of it lies further
+        # from base's than the rows' sum of absolute values: past that it is outside, and the solver is not asked
+        # ([1e160, 0, 0] overflowed in it, and its length's inf <= inf called it a subgradient)
+        reach = np.abs(C).sum(axis=0)
+        inside = bool(np.all(np.abs(v - base) <= reach * (1 + tol) + tol))
+        if inside:
+            fit = lsq_linear(C.T, v - base, bounds=(0.0, 1.0), method="bvls")
+            inside = np.max(np.abs(C.T @ fit.x - (v - base))) <= tol * max(1.0, np.max(np.abs(v)))
         full = base + C.sum(axis=0)
         if inside and not (np.allclose(v, base) or np.allclose(v, full)):
             return verdict("2.3", ans, True, praise="It lies in the subdifferential, between the two "

@@ -93,8 +93,8 @@ def tight_ratio(X, y, order="cyclic"):
     from ..core.proof import adversarial_run
     from ..core.training import fit_perceptron
 
-    if not is_separable(X, y, fit_bias=False):
-        raise ValueError("no line (hyperplane) through the origin separates these data, so there is no bound")
+    if not is_separable(X, y, fit_bias=False):  # a real answer, and a wrong one: the student's words (AnswerError)
+        raise AnswerError("no line (hyperplane) through the origin separates these data, so there is no bound to reach")
     mb = mistake_bound(X, y)
     cap = int(min(np.floor(mb.bound) + 2, _MAX_UPDATES))
     if order == "adversarial":
@@ -102,7 +102,7 @@ def tight_ratio(X, y, order="cyclic"):
     else:
         run = fit_perceptron(X, y, fit_bias=False, max_epochs=cap)
     if not run.converged:
-        raise ValueError(f"the run did not finish within {cap} updates or epochs; choose data with a larger margin")
+        raise AnswerError(f"the run did not finish within {cap} updates or epochs; choose data with a larger margin")
     return run.mistakes, mb.bound, run.mistakes / mb.bound
 
 
@@ -135,7 +135,7 @@ def check_tight(answer=...) -> Verdict:
                                     f"{_MIN_TIGHT_BOUND}. Hint: {hint}")
     if ratio >= 1 - 1e-9:  # the bound is reached: no smaller bound in R and gamma alone can hold
         return verdict(ex, answer, True, praise=said + " The run reaches the bound: the bound is tight.")
-    if ratio >= 0.5:
+    if ratio >= 0.5 - 1e-9:  # a bound of 4.000000000000002 and 2 mistakes is half of it
         return verdict(ex, answer, True, praise=said + " Half or more: correct. Can you reach ratio 1? Then the "
                                                        "bound is tight.")
     return Verdict(ex, "wrong", f"not quite. {said} You need at least 0.50. Hint: {hint}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import Verdict, attempted, could_not, verdict
-from .answers import number, numbers
+from .answers import AnswerError, number, numbers
 
 __all__ = ["EXERCISE_X", "EXERCISE_Y", "EXERCISE_EPOCHS", "check_averaged", "check_survival", "check_margin_step"]
 
@@ -120,7 +120,7 @@ def check_margin_step(answer=..., X=None, y=None) -> Verdict:
     try:
         eta = number(answer, example="0.1")
         if eta <= 0:
-            raise ValueError(f"a step size must be > 0, got {eta:g}")
+            raise AnswerError(f"a step size must be > 0; got {eta:g}")
     except Exception as exc:
         return could_not(ex, exc, hint)
     if eta < _MIN_ETA:
