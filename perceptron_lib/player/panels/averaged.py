@@ -41,8 +41,9 @@ VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3
 _ANSWER_LOOKS = {"averaged": (AVERAGED_COLOR, "-", 1.2), "pocket": (POCKET_COLOR, "-.", 1.0),
                  "vote": (VOTE_COLOR, ":", 1.3)}
 # each 3:1 on white (no sky blue: 2:1), none a class colour, none the cursor's dark grey, none an arrow's colour
-# (green w, pink eta*y*x: the data panel beside the curves draws them); the second is the maximum-margin line's
-_CURVE_COLORS = (_style.OKABE_ITO["black"], POCKET_COLOR, AVERAGED_COLOR, _style.PREV_BOUNDARY_COLOR)
+# (green w, pink eta*y*x: the data panel beside the curves draws them); the second is the maximum-margin line's, and
+# violet, the averaged line's, comes last, so that a curve of another line is not read as the average (06's guarantee)
+_CURVE_COLORS = (_style.OKABE_ITO["black"], POCKET_COLOR, _style.PREV_BOUNDARY_COLOR, AVERAGED_COLOR)
 _CURVE_DASHES = ("-", "--", "-.", ":")
 #: a curve named as a line `AveragedLinePanel` draws is drawn in that line's colour and dash, so that the two
 #: panels of one player read alike (lesson 06)
@@ -145,7 +146,7 @@ class CurvesPanel:
     """Several curves along a run (one value per state k = 0..K each), with a cursor at k.
 
     Curves labelled "current line" and "averaged line" take the colour and dash `AveragedLinePanel` gives
-    those lines; the others take black, ochre, violet and grey, solid, dashed, dash-dotted and dotted.
+    those lines; the others take black, ochre, grey and violet, solid, dashed, dash-dotted and dotted.
 
     Parameters
     ----------
