@@ -168,8 +168,9 @@ JS_TEXT = """() => {
   });
   const help = w.querySelector('.pp-keyhelp');
   const editKeys = document.querySelector('#widget .pe-keys');
+  const edits = [...document.querySelectorAll('#widget .pe-row button')];  // an editor's own rows (none in a player)
   return {narrow: w.classList.contains('pp-narrow'), buttons: Math.min(...[...w.querySelectorAll('.pp-controls button')]
-    .map(px)), readout: px(w.querySelector('.pp-readout')), legend: px(w.querySelector('.pp-legend')),
+    .map(px), ...edits.map(px)), readout: px(w.querySelector('.pp-readout')), legend: px(w.querySelector('.pp-legend')),
     svgText: Math.min(...svgText),
     keyHelp: (!!help && help.checkVisibility()) || (!!editKeys && editKeys.checkVisibility()),
     resized: [...w.querySelectorAll('svg text')].filter((t) => t.style.fontSize).length};

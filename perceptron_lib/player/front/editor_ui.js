@@ -53,6 +53,10 @@ export const EDITOR_CSS = `
 /* lecture: the folded parts opened in the column beside the picture leave the readout one line, the rest scrolling,
    so that the column stays in the picture's height (05's editor at 20 px, points as text open: 630 px of 599) */
 .perceptron-browsereditor .pp-large .pp-side:has(.pe-more[open], .pe-keys[open]) > .pp-readout { min-height: 1.3em; }
+/* a narrow editor (its player pp-narrow, a phone): its own rows' buttons, fields and messages no smaller than the
+   player's (controls.js: 16 px, the page's body) */
+.perceptron-browsereditor:has(.pp-narrow) :is(.pe-row, .pe-foot) :is(button, select, input, label, summary),
+.perceptron-browsereditor:has(.pp-narrow) .pe-message { font-size: 16px; }
 /* a touch-only screen (a phone, a tablet): no keys to tell of, as the player's key help (controls.js) */
 @media (hover: none) and (pointer: coarse) { .perceptron-browsereditor .pe-keys { display: none; } }
 `;
