@@ -21,12 +21,14 @@ Needs ``/usr/bin/chromium`` (never ``playwright install``).
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 
 import numpy as np
 
 from benchmarks.browser_step import busy_cores
+from benchmarks.click_phase import FRAME_MS
 from perceptron_lib.core import data
 from perceptron_lib.core.training import fit_perceptron
 from perceptron_lib.player.browser_editor import BrowserEditor
@@ -37,7 +39,7 @@ from tests.test_browser_editor_front import editor_page, wire
 #: handler (check, fit, spec, new player) and of the style and layout it leaves (forced), then to the next frame
 #: and to the one after it (painted). The click is made just after a frame starts: 16.7 ms at the next frame means
 #: the new run is in the next frame painted, no frame missed.
-JS_EDITS = """async ([n, spot]) => {
+JS_EDITS = """async ([n, spot, delays]) => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
   const root = document.querySelector('#widget');
   const undo = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Undo');
@@ -49,6 +51,7 @@ JS_EDITS = """async ([n, spot]) => {
   const out = {script: [], layout: [], first: [], painted: [], undo: [], points: []};
   for (let j = 0; j < n; j++) {
     await frame(); await frame();
+    if (delays[j] > 0) await new Promise((resolve) => setTimeout(resolve, delays[j]));  // a moment of the frame
     const target = document.elementFromPoint(spot[0], spot[1]);
     const t0 = performance.now();
     click(target);
@@ -91,7 +94,9 @@ def _sets():
     return {"200 separable points": separable, "200 points, no line": noisy}
 
 
-def measure(page, X, y, edits):
+def measure(page, X, y, edits, *, phase=False):
+    """Medians of `edits` timed edits; `phase`: each made a seeded random 0-16.7 ms after a frame starts (where a
+    student's click lands: `click_phase`), not right at its start (the worst moment, a whole frame to the next)."""
     editor = BrowserEditor(fit_perceptron(X, y), X, y)
     state = editor.get_state()
     page.evaluate("(s) => window.mount(s)", wire({name: state[name] for name in
@@ -99,7 +104,9 @@ def measure(page, X, y, edits):
                                                    "interval_ms")}))
     page.locator("#widget .pp-picture").scroll_into_view_if_needed()
     spot = page.evaluate(JS_SPOT, page.query_selector("#widget"))
-    times = page.evaluate(JS_EDITS, [edits, spot])
+    rng = random.Random(7)
+    delays = [rng.uniform(0.0, FRAME_MS) if phase else 0.0 for _ in range(edits)]
+    times = page.evaluate(JS_EDITS, [edits, spot, delays])
     assert set(times.pop("points")) == {len(y) + 1}, "a click did not add one point"
     K = page.evaluate("() => window.editor.spec().K")
     return {key: statistics.median(v) for key, v in times.items()} | {"first_max": max(times["first"]), "K": K}
@@ -121,18 +128,21 @@ def main(argv=None) -> int:
         page = next(pages)
         print(f"An edit of the points to the new run painted, median of {args.edits} edits (ms); 16.7 at the next "
               "frame: the edit is in the first frame painted after it")
-        print("| set | load | updates K | handler | style + layout | to the next frame (max) | to the frame after | "
-              "Undo, to the frame after |")
+        print("| set | load, click at | updates K | handler | style + layout | to the next frame (max) | "
+              "to the frame after | Undo, to the frame after |")
         print("|---|---|---|---|---|---|---|---|")
         for name, (X, y) in _sets().items():
             for load in ("idle", "both cores busy"):
-                if load == "idle":
-                    r = measure(page, X, y, args.edits)
-                else:
-                    with busy_cores(2):
-                        r = measure(page, X, y, args.edits)
-                print(f"| {name} | {load} | {r['K']} | {r['script']:.1f} | {r['layout']:.1f} | {r['first']:.1f} "
-                      f"({r['first_max']:.1f}) | {r['painted']:.1f} | {r['undo']:.1f} |", flush=True)
+                for phase in (False, True):
+                    if load == "idle":
+                        r = measure(page, X, y, args.edits, phase=phase)
+                    else:
+                        with busy_cores(2):
+                            r = measure(page, X, y, args.edits, phase=phase)
+                    when = "random moment" if phase else "frame start"
+                    print(f"| {name} | {load}, {when} | {r['K']} | {r['script']:.1f} | {r['layout']:.1f} | "
+                          f"{r['first']:.1f} ({r['first_max']:.1f}) | {r['painted']:.1f} | {r['undo']:.1f} |",
+                          flush=True)
         next(pages, None)  # the page's teardown: no page error, its context closed
         browser.close()
     return 0
