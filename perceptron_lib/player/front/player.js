@@ -154,7 +154,8 @@ export function mountPlayer(model, el, first = model.get("run")) {
   // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start). In a
   // deck too, where the readout never scrolls: the slide, which reveal.js centres, keeps its height, so Step stays
   // under the presenter's pointer (it moved 27-52 px up at the end of 03's and 05's players, and a click missed)
-  const holds = () => inDeck || (!large && under.length > 0);
+  // (asked at each fit: a widget manager may draw the player before it puts it into the deck's slide)
+  const holds = () => el.closest(".reveal") !== null || (!large && under.length > 0);
   const holdReadout = () => {
     readout.style.minHeight = "";
     if (!holds() || wrapped || !readout.isConnected) return;
@@ -243,7 +244,8 @@ export function mountPlayer(model, el, first = model.get("run")) {
     const narrow = el.clientWidth > 0 && el.clientWidth < PHONE_PX; // first: the readout's size depends on it
     root.classList.toggle("pp-narrow", narrow);
     fitSide();
-    if (holds() && !wrapped && side.clientWidth !== heldWidth) {
+    const unheld = readout.style.minHeight === "";
+    if (holds() && !wrapped && side.clientWidth > 0 && (side.clientWidth !== heldWidth || unheld)) {
       heldWidth = side.clientWidth; // measured once the column stands where this width puts it
       holdReadout();
       fitSide();
