@@ -151,11 +151,8 @@ export function mountPlayer(model, el, first = model.get("run")) {
   let wrapped = false; // the column under the picture (a phone), not beside it (fitColumn): `under` goes first in it
   // notebook, a panel under the readout (the lifted view): the readout keeps the height of its tallest step of
   // these (the end's, with its "End:" line, most often), so that the panel does not move as k does and the column's
-  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start). In a
-  // deck too, where the readout never scrolls: the slide, which reveal.js centres, keeps its height, so Step stays
-  // under the presenter's pointer (it moved 27-52 px up at the end of 03's and 05's players, and a click missed)
-  // (asked at each fit: a widget manager may draw the player before it puts it into the deck's slide)
-  const holds = () => el.closest(".reveal") !== null || (!large && under.length > 0);
+  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start)
+  const holds = () => !large && under.length > 0;
   const holdReadout = () => {
     readout.style.minHeight = "";
     if (!holds() || wrapped || !readout.isConnected) return;
@@ -403,6 +400,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
     handle.scene = scene;
     shown = -1;
     go(k);
+    fit(); // the new panels at the size the column gives them now (a ResizeObserver fires only if a size changed)
   };
   const handle = { unmount, picture, scene, root, go, shown: () => shown, setRun };
   return handle;

@@ -118,12 +118,7 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {},
     const k = f.height / figure.offsetHeight; // fit() runs hold() only on a figure laid out
     const beside = s.left >= f.right - 1;
     const bottom = Math.max(f.bottom, f.top + LECTURE_SIDE_PX * k);
-    const most = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
-    side.style.maxHeight = most;
-    // and no less, whatever the readout's length at step k: the player's height stays as k moves, so a deck's slide
-    // (reveal.js centres it) does not move under the presenter's pointer (05's editor slide: Step 26 px up at the
-    // first click, 24 more at the end; a second click at the same spot missed it)
-    side.style.minHeight = most;
+    side.style.maxHeight = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
     return beside;
   };
   // notebook: a column with a panel after its readout (or a tab of one) that runs lower than the window lets the
