@@ -161,7 +161,7 @@ export function mountPlayer(model, el, first = model.get("run")) {
       showReadout(readout, spec.lines[k]);
       tallest = Math.max(tallest, readout.offsetHeight);
     }
-    readout.style.minHeight = tallest > 0 ? `${tallest}px` : ""; // 0: a slide not shown, measured again when it is
+    readout.style.minHeight = tallest > 0 ? `${tallest}px` : ""; // 0: not laid out yet (a hidden tab): fit() asks again
     if (shown >= 0 && shown <= K) showReadout(readout, spec.lines[shown]);
   };
   const placeUnder = () => {
