@@ -501,6 +501,7 @@ JS_LIVE_END_FITS = """async (least) => {
   for (const [n, w] of Array.from(s.querySelectorAll('.course-live-widget')).entries()) {
     const end = button(w, 'End');
     if (!end || end.disabled) continue;
+    const before = end.getBoundingClientRect();  // where the presenter's pointer is: the buttons must stay there
     end.click();
     await frames();
     await frames();
@@ -508,6 +509,10 @@ JS_LIVE_END_FITS = """async (least) => {
     const b = box.getBoundingClientRect(), scale = parseFloat(s.dataset.courseScale);
     if (b.bottom > deck.bottom + 2 || b.top < deck.top - 2 || scale < least) {
       out.push(`live player ${n + 1} at its end: bottom at ${Math.round(b.bottom)}px, scale ${scale}`);
+    }
+    const after = end.getBoundingClientRect();
+    if (Math.abs(after.top - before.top) > 1 || Math.abs(after.left - before.left) > 1) {
+      out.push(`live player ${n + 1}: its buttons moved ${Math.round(after.top - before.top)} px at its end`);
     }
     if (button(w, 'Reset')) button(w, 'Reset').click();
   }

@@ -50,10 +50,10 @@ def test_readout_prints_the_margin_at_k(case):
     read = MarginReadout(m, gamma_star=best.gamma, guarantee=0.05, eta=0.3)
     assert "no line yet (w = 0)" in read(run, X, y, 0)[1]
     last = read(run, X, y, run.mistakes)
-    assert last[1].startswith(f"Margin of the current line: {m[-1]:.4f}, {100 * m[-1] / best.gamma:.1f} % of the "
+    assert last[1].startswith(f"Margin now: {m[-1]:.4f}, {100 * m[-1] / best.gamma:.1f} % of the "
                               f"maximum γ* = {best.gamma:.4f}")
     assert "at least 0.0500 (η = 0.3)" in last[1]
-    assert last[-1].endswith("no example fails the test y(<w,x>+b) ≤ 1.")  # the margin run's own test, not ≤ 0
+    assert last[-1].endswith("no point had y(<w,x>+b) ≤ 1.")  # the margin run's own test, not ≤ 0
     with pytest.raises(ValueError, match="margins but the run has"):
         MarginReadout(m[:-1], gamma_star=best.gamma, guarantee=0.05, eta=0.3)(run, X, y, 0)
     with pytest.raises(ValueError, match="gamma_star"):

@@ -91,7 +91,7 @@ def test_readout_tiny_run():
     t0 = p.text
     assert "Start state (update 0 of 1)" in t0 and "no example looked at yet" in t0
     assert "w = (0, 0), b = 0: no boundary yet." in t0 and "Mistakes so far: 0 of the run's 1, one update each." in t0
-    assert "Mistakes now: 2 of 2, the points the current (w, b) gets wrong" in t0  # with w = 0, every y*0 = 0 <= 0
+    assert "Mistakes now: 2 of 2 points have y(<w,x>+b) ≤ 0." in t0  # with w = 0, every y*0 = 0 <= 0
     assert "End" not in t0
     p.next()
     t1 = p.text
@@ -100,7 +100,7 @@ def test_readout_tiny_run():
     assert "before → after: 0 → 6." in t1  # 0 + (2^2 + 1^2 + 1)
     assert "w = (2, 1), b = 1." in t1
     assert "Mistakes so far: 1 of the run's 1" in t1 and "Mistakes now: 0 of 2" in t1
-    assert "End: converged. Epoch 2 made no update" in t1
+    assert "End: converged: in epoch 2 no point had y(<w,x>+b) ≤ 0." in t1
     assert p.lines(0)[0].startswith("Start state")
     check_data_panel(p)
     # the boundary 2*x1 + x2 + 1 = 0, the ring on example 0, the arrow from -b*w/||w||^2 = (-0.4, -0.2)
@@ -112,7 +112,13 @@ def test_readout_end_states():
     Xx, yx = [[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1]
     p = Drawn(fit_perceptron(Xx, yx), Xx, yx)
     p.seek(p.K)
-    assert "End: cycle. The state after epoch 1 came back after epoch 2 (4 updates per cycle)" in p.text
+    assert "End: cycle. Epoch 2 (4 updates) repeats for ever: no separator of this form exists." in p.text
+    # lesson 03's six points through the origin: epoch 1 takes 5 updates, epochs 2 to 7 take 4, 5, 4, 4, 5, 4 and end
+    # in the state epoch 1 ended in (the per-epoch chart of the lesson)
+    X6, y6 = [[1, 1], [3, 3], [2, 1], [4, 2], [1, 2], [2, 4]], [1, -1, 1, -1, 1, -1]
+    p = Drawn(fit_perceptron(X6, y6, fit_bias=False), X6, y6)
+    p.seek(p.K)
+    assert p.K == 31 and "End: cycle. Epochs 2 to 7 (26 updates) repeat for ever" in p.text
     p = Drawn(fit_perceptron(Xx, yx, max_epochs=3, order="random", rng=0), Xx, yx)
     p.seek(p.K)
     assert "End: stopped at max_epochs after 3 epochs, not converged." in p.text
@@ -156,7 +162,7 @@ def test_readout_says_what_each_count_counts_and_no_yet_after_updates():
     assert not any("yet" in line for line in lines), lines
     wrong = int(is_mistake(scores(run.history.w[k], b, np.asarray(Xx, float)), np.asarray(yx)).sum())
     assert f"Mistakes so far: {k} of the run's {p.K}, one update each." in lines
-    assert f"Mistakes now: {wrong} of 4, the points the current (w, b) gets wrong (y(<w,x>+b) ≤ 0)." in lines
+    assert f"Mistakes now: {wrong} of 4 points have y(<w,x>+b) ≤ 0." in lines
     p.seek(k)
     assert "yet" not in p.panels[0].scale_text.get_text() and "no boundary" in p.panels[0].scale_text.get_text()
     from perceptron_lib.player.readout import alt_text
@@ -165,11 +171,11 @@ def test_readout_says_what_each_count_counts_and_no_yet_after_updates():
     p.seek(0)
     assert "no boundary yet" in p.panels[0].scale_text.get_text()
     strict = fit_perceptron(TINY_X, TINY_Y, update_on="negative")
-    assert "Wrong side now: 0 of 2, the points on the wrong side of the current (w, b)" in " ".join(
+    assert "Wrong side now: 0 of 2 points have y(<w,x>+b) < 0." in " ".join(
         Drawn(strict, TINY_X, TINY_Y).lines(0))
     margin_run = fit_perceptron(TINY_X, TINY_Y, margin=1.0)
     text = Drawn(margin_run, TINY_X, TINY_Y).lines(1)
-    assert f"Updates so far: 1 of the run's {len(margin_run.history) - 1}, one for each y(<w,x>+b) ≤ 1 met." in text
+    assert f"Updates so far: 1 of the run's {len(margin_run.history) - 1}, one at each y(<w,x>+b) ≤ 1." in text
 
 
 def check_data_panel_batch(p):

@@ -172,13 +172,12 @@ class _RunWords:
         test = TESTS.get(run.update_on, "the update test")
         # One word per test: a "mistake" is y(<w,x>+b) <= 0; the strict test counts the "wrong side".
         if run.update_on == "negative":
-            self.now = "Wrong side now: ", f" of {self.n}, the points on the wrong side of the current (w, b) ({test})."
+            self.now = "Wrong side now: ", f" of {self.n} points have {test}."
         else:
-            self.now = "Mistakes now: ", f" of {self.n}, the points the current (w, b) gets wrong ({test})."
+            self.now = "Mistakes now: ", f" of {self.n} points have {test}."
         # two counts that are easy to confuse: the run's mistakes up to step k, and the current line's
         if run.method == "online" and getattr(run, "margin", 0.0) > 0:  # the margin perceptron: an update is no mistake
-            met = f"one for each y(<w,x>+b) ≤ {num(run.margin)} met"
-            self.so_far = "Updates so far: ", f" of the run's {self.K}, {met}."
+            self.so_far = "Updates so far: ", f" of the run's {self.K}, one at each y(<w,x>+b) ≤ {num(run.margin)}."
         elif run.method == "online":
             self.so_far = "Mistakes so far: ", f" of the run's {self.K}, one update each."
         else:
@@ -268,17 +267,22 @@ def end_text(run) -> str:
     passes = _passes(run)
     if run.converged:
         if run.pass_name == "round":
-            return f"End: converged. Round {passes} found no example that fails the test {test}."
+            return f"End: converged: in round {passes} no point had {test}."
         if run.method == "online":
-            return f"End: converged. Epoch {passes} made no update: no example fails the test {test}."
-        return f"End: converged after {passes} iterations: no example fails the test {test}."
+            return f"End: converged: in epoch {passes} no point had {test}."
+        return f"End: converged after {passes} iterations: no point has {test}."
     if run.cycle is not None:
         c = run.cycle
-        return (f"End: cycle. The state after epoch {c.start} came back after epoch {c.start + c.length} "
-                f"({c.mistakes_per_cycle} updates per cycle), so the run would repeat for ever: "
-                "no separator of this form exists.")
+        return f"End: cycle. {repeating(c)} for ever: no separator of this form exists."
     limit = "max_epochs" if run.method == "online" else "max_iter"
     return f"End: stopped at {limit} after {passes} {_unit(run)}s, not converged."
+
+
+def repeating(cycle) -> str:
+    """The epochs of a cycle, as the end of a run says them: the state after epoch ``start`` came back after epoch
+    ``start + length``, so epochs ``start + 1`` to ``start + length`` come round again and again."""
+    first, last, updates = cycle.start + 1, cycle.start + cycle.length, plural(cycle.mistakes_per_cycle, "update")
+    return f"Epoch {first} ({updates}) repeats" if first == last else f"Epochs {first} to {last} ({updates}) repeat"
 
 
 def readout_html(lines) -> str:

@@ -25,7 +25,7 @@ import { drawFrame } from "./frame.js";
 import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, narrowText, PHONE_PX, PT } from "./scene.js";
-import { fitColumn, keepingFocus, panelPlaces, shrinkUnder } from "./side.js";
+import { fitColumn, keepingFocus, longestStep, panelPlaces, shrinkUnder } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
@@ -46,6 +46,9 @@ function nextPlayer() {
   globalThis[MOUNTED] = (globalThis[MOUNTED] ?? 0) + 1;
   return globalThis[MOUNTED];
 }
+
+/** The longest run whose every step's words a held readout looks through for the longest (`longestStep`). */
+const HOLD_SCAN = 200;
 
 /**
  * `k` as a whole step in 0..K (a number typed in the box may be anything).
@@ -151,13 +154,17 @@ export function mountPlayer(model, el, first = model.get("run")) {
   let wrapped = false; // the column under the picture (a phone), not beside it (fitColumn): `under` goes first in it
   // notebook, a panel under the readout (the lifted view): the readout keeps the height of its tallest step of
   // these (the end's, with its "End:" line, most often), so that the panel does not move as k does and the column's
-  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start)
-  const holds = () => !large && under.length > 0;
+  // fit is decided once for the run (an editor's at its end was 843 px of a 779 px view, 762 at its start). In a
+  // deck too, where the readout never scrolls: the slide, which reveal.js centres, keeps its height, so Step stays
+  // under the presenter's pointer (it moved 27-52 px up at the end of 03's and 05's players, and a click missed).
+  // Asked at each fit: a widget manager may draw the player before it puts it into the deck's slide
+  const holds = () => el.closest(".reveal") !== null || (!large && under.length > 0);
   const holdReadout = () => {
     readout.style.minHeight = "";
     if (!holds() || wrapped || !readout.isConnected) return;
     let tallest = 0;
-    for (const k of new Set([0, 1, K - 1, K].filter((j) => j >= 0 && j <= K))) {
+    const longest = K <= HOLD_SCAN ? longestStep(spec.lines) : K; // an editor's words are made as a step is shown
+    for (const k of new Set([0, 1, K - 1, K, longest].filter((j) => j >= 0 && j <= K))) {
       showReadout(readout, spec.lines[k]);
       tallest = Math.max(tallest, readout.offsetHeight);
     }

@@ -118,7 +118,12 @@ export function fitColumn({ side, figure, box, large, crowd, wrapped = () => {},
     const k = f.height / figure.offsetHeight; // fit() runs hold() only on a figure laid out
     const beside = s.left >= f.right - 1;
     const bottom = Math.max(f.bottom, f.top + LECTURE_SIDE_PX * k);
-    side.style.maxHeight = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
+    const most = large && beside ? `${Math.max(0, (bottom - s.top) / k)}px` : "";
+    side.style.maxHeight = most;
+    // and no less, whatever the readout's length at step k: the player's height stays as k moves, so a deck's slide
+    // (reveal.js centres it) does not move under the presenter's pointer (05's editor slide: Step 26 px up at the
+    // first click, 24 more at the end; a second click at the same spot missed it)
+    side.style.minHeight = most;
     return beside;
   };
   // notebook: a column with a panel after its readout (or a tab of one) that runs lower than the window lets the
@@ -192,4 +197,21 @@ export function shrinkUnder(panels, px) {
     svg.style.width = `${width * scale}px`;
     svg.style.height = `${height * scale}px`;
   }
+}
+
+/**
+ * The step whose readout has the most letters (the first of equals): with the first, second, last but one and last,
+ * the steps a held readout is measured at (a long number may wrap a line at a step in between).
+ * @param {string[][]} lines each step's readout lines
+ * @returns {number}
+ */
+export function longestStep(lines) {
+  let best = 0;
+  let most = -1;
+  for (const [k, step] of lines.entries()) {
+    let n = 0;
+    for (const line of step) n += line.length;
+    if (n > most) [best, most] = [k, n];
+  }
+  return best;
 }

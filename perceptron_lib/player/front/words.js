@@ -124,6 +124,16 @@ function signText(v) {
 }
 
 /**
+ * The epochs of a cycle (`readout.repeating`): the state after epoch `start` came back after epoch `start + length`.
+ * @param {{start: number, length: number, mistakesPerCycle: number}} c
+ * @returns {string}
+ */
+function repeating(c) {
+  const [first, last, updates] = [c.start + 1, c.start + c.length, pluralOf(c.mistakesPerCycle, "update")];
+  return first === last ? `Epoch ${first} (${updates}) repeats` : `Epochs ${first} to ${last} (${updates}) repeat`;
+}
+
+/**
  * How the run ended, in one sentence (`readout.end_text` for an online run).
  * @param {object} run
  * @returns {string}
@@ -132,14 +142,9 @@ export function runEndText(run) {
   const s = run.settings;
   let test = UPDATE_TESTS[s.updateOn];
   if (s.margin > 0) test = s.updateOn !== "sign" ? test.replaceAll("0", readoutNum(s.margin)) : "the update test";
-  if (run.converged) return `End: converged. Epoch ${run.epochs} made no update: no example fails the test ${test}.`;
+  if (run.converged) return `End: converged: in epoch ${run.epochs} no point had ${test}.`;
   const c = run.cycle;
-  if (c !== null) {
-    return (
-      `End: cycle. The state after epoch ${c.start} came back after epoch ${c.start + c.length} ` +
-      `(${c.mistakesPerCycle} updates per cycle), so the run would repeat for ever: no separator of this form exists.`
-    );
-  }
+  if (c !== null) return `End: cycle. ${repeating(c)} for ever: no separator of this form exists.`;
   return `End: stopped at max_epochs after ${run.epochs} epochs, not converged.`;
 }
 
@@ -172,8 +177,8 @@ export function stateLines(run, X, y, k, wrong) {
   const test = UPDATE_TESTS[s.updateOn];
   const now =
     s.updateOn === "negative"
-      ? `Wrong side now: ${wrong} of ${n}, the points on the wrong side of the current (w, b) (${test}).`
-      : `Mistakes now: ${wrong} of ${n}, the points the current (w, b) gets wrong (${test}).`;
+      ? `Wrong side now: ${wrong} of ${n} points have ${test}.`
+      : `Mistakes now: ${wrong} of ${n} points have ${test}.`;
   const out = [];
   if (k === 0) out.push(`Start state (update 0 of ${K}): no example looked at yet.`);
   else {
@@ -185,7 +190,7 @@ export function stateLines(run, X, y, k, wrong) {
   const zero = w.every((v) => v === 0);
   out.push(`w = ${vecText(w)}, b = ${readoutNum(b)}${zero ? `: ${noBoundary(k, b)}.` : "."}`);
   if (s.margin > 0) {
-    out.push(`Updates so far: ${k} of the run's ${K}, one for each y(<w,x>+b) ≤ ${readoutNum(s.margin)} met.`);
+    out.push(`Updates so far: ${k} of the run's ${K}, one at each y(<w,x>+b) ≤ ${readoutNum(s.margin)}.`);
   } else out.push(`Mistakes so far: ${k} of the run's ${K}, one update each.`);
   out.push(now);
   if (k === K) out.push(runEndText(run));

@@ -123,6 +123,6 @@ class MarginReadout:
         m = self.margins[k]
         now = ("no line yet (w = 0)" if math.isnan(m) else
                f"{m:.4f}, {100 * m / self.gamma_star:.1f} % of the maximum γ* = {self.gamma_star:.4f}")
-        lines.insert(1, f"Margin of the current line: {now}. The theorem guarantees the final line at least "
-                        f"{self.guarantee:.4f} (η = {num(self.eta)}).")
+        lines.insert(1, f"Margin now: {now}; the theorem guarantees the final line at least {self.guarantee:.4f} "
+                        f"(η = {num(self.eta)}).")
         return lines
