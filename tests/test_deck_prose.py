@@ -135,6 +135,24 @@ def test_code_is_on_a_slide_only_where_its_cell_is_tagged_to_show_it(saved_decks
         assert all("celltag_slide-show-code" in el.find_parent(class_="jp-CodeCell")["class"] for el in shown)
 
 
+#: The style (jupyterlab-fonts' cell metadata, applied as `.jp-Cell[data-jpf-cell-id=...] .jp-Cell-inputWrapper`) that shows a
+#: tagged cell's code in the live deck of `make lecture`, where tools/jupyter/lab/overrides.json hides every input while
+#: presenting (tests/test_live_deck.py): JupyterLab puts no tag on a cell's element, so the tag alone cannot.
+LIVE_DECK_SHOWS_CODE = {"styles": {".jp-Cell-inputWrapper": {"display": "flex"}}}
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_tagged_cell_shows_its_code_in_the_live_deck_too(lesson):
+    """A cell is tagged `slide-show-code` exactly where it carries `LIVE_DECK_SHOWS_CODE`: the exported decks, the app and
+    the live deck show the same code."""
+    for c in nbformat.read(lesson, as_version=4).cells:
+        tagged = "slide-show-code" in c.metadata.get("tags", [])
+        style = c.metadata.get("@deathbeds/jupyterlab-fonts")
+        assert (style == LIVE_DECK_SHOWS_CODE) == tagged, (
+            f"{lesson.name} cell {c.get('id')}: tagged {tagged}, its jupyterlab-fonts style {style}; a cell tagged "
+            f"slide-show-code needs metadata['@deathbeds/jupyterlab-fonts'] = {LIVE_DECK_SHOWS_CODE}, and only it")
+
+
 @pytest.mark.browser
 def test_browser_shown_code_is_legible_at_1280x720(chromium, saved_decks):
     """Every slide that shows code keeps its code at LEAST_CODE_PX or more on a 1280x720 screen, whole (nothing

@@ -45,7 +45,7 @@ JS_SLIDE = """() => {
   const p = document.querySelector('.jp-deck-mod-visible .perceptron-browsercontrolled');
   const step = [...p.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Step');
   const readout = p.querySelector('.pp-readout');
-  const inputs = [...document.querySelectorAll('.jp-deck-mod-visible .jp-InputArea')]
+  const inputs = [...document.querySelectorAll('.jp-deck-mod-visible.jp-CodeCell .jp-InputArea')]
     .filter((e) => e.getClientRects().length && e.getBoundingClientRect().height > 0);
   const img = p.querySelector('.pp-picture').getBoundingClientRect();
   const plot = p.querySelector('svg.pp-scene .pp-plot > g.pp-axes rect').getBoundingClientRect();
@@ -56,6 +56,12 @@ JS_SLIDE = """() => {
           readoutBox: readout.clientHeight, scrolls: readout.scrollHeight > readout.clientHeight + 1,
           line: parseFloat(getComputedStyle(readout.querySelector('p')).lineHeight)};
 }"""
+
+# the first line of each code input on the deck's visible slide (a cell tagged slide-show-code shows its code: its
+# jupyterlab-fonts style wins over overrides.json's rule that hides every input while presenting)
+JS_CODE_SHOWN = """() => [...document.querySelectorAll('.jp-deck-mod-visible.jp-CodeCell .jp-InputArea')]
+  .filter((e) => e.getClientRects().length && e.getBoundingClientRect().height > 0)
+  .map((e) => e.querySelector('.cm-content')?.innerText.trim().split('\\n')[0] ?? '')"""
 
 # the notebook's view in the session, before the deck: the height of its scroll area, and whether the status bar shows
 JS_NOTEBOOK_VIEW = """() => {
@@ -113,7 +119,9 @@ def lecture(tmp_path_factory, chromium):
         view = page.evaluate(JS_NOTEBOOK_VIEW)
         page.evaluate("() => window.jupyterapp.commands.execute('deck:start')")
         page.wait_for_function(IN_DECK, timeout=10_000)
+        code = []  # the first line of each code input shown on a slide, on the way to the player
         for _ in range(200):
+            code += [line for line in page.evaluate(JS_CODE_SHOWN) if line not in code]
             if page.locator(ON_SLIDE).count():
                 break
             page.evaluate("() => window.jupyterapp.commands.execute('deck:forward')")
@@ -121,7 +129,7 @@ def lecture(tmp_path_factory, chromium):
         assert page.locator(ON_SLIDE).count(), "no slide of the deck shows a player"
         page.locator(f"{ON_SLIDE} .pp-picture svg").first.wait_for(state="visible", timeout=10_000)
         yield {"page": page, "server": srv, "user_settings": user_settings, "before": before, "errors": errors,
-               "view": view}
+               "view": view, "code": code}
         context.close()
 
 
@@ -140,6 +148,15 @@ def test_the_players_slide_fits_1280x720_without_code_and_with_large_controls(le
     lines = fit["readoutBox"] / fit["line"]
     assert not fit["scrolls"] or abs(lines - round(lines)) * fit["line"] <= 1, fit
     assert fit["plot"] >= 360 - 0.5, fit  # the data panel at the lecture preset's 360 CSS px (issue #30 item 5)
+
+
+def test_the_deck_shows_the_code_of_the_cells_tagged_slide_show_code_only(lecture):
+    """Code stays off the live deck's slides, as off the exported decks, but the code of a cell tagged
+    slide-show-code (lesson 03's perceptron in plain Python, on a slide before the player's): it carries the
+    jupyterlab-fonts style that shows its input (tests/test_deck_prose.py checks every tagged cell has it)."""
+    nb = json.loads((REPO / "notebooks" / LESSON).read_text(encoding="utf-8"))
+    tagged = [c["source"][0].strip() for c in nb["cells"] if "slide-show-code" in c["metadata"].get("tags", [])]
+    assert tagged and lecture["code"] == tagged, lecture["code"]
 
 
 def test_the_lecture_session_gives_the_notebook_the_room_of_the_status_bar(lecture):

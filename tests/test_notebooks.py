@@ -50,7 +50,9 @@ MIN_CHECKED = 3
 CHECK_TAG = "nbval-check-output"
 IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
 MARKER = re.compile(r"^\s*#\s*NBVAL_\w+", re.MULTILINE)
-CELL_METADATA = {"slideshow", "tags", "speaker_notes"}
+#: a cell tagged slide-show-code also carries the jupyterlab-fonts style that shows its code in the live deck
+#: (tests/test_deck_prose.py checks it is there exactly on those cells)
+CELL_METADATA = {"slideshow", "tags", "speaker_notes", "@deathbeds/jupyterlab-fonts"}
 NOTEBOOK_METADATA = {"kernelspec", "language_info"}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 TIMING = re.compile(r"(?<![\w\\/+.])\d+(\.\d+)?\s?(ns|µs|us|ms|s|sec|seconds)\b|Wall time|per loop")
