@@ -36,7 +36,9 @@ AVERAGED_COLOR = "#5E3C99"
 LAST_COLOR = _style.OKABE_ITO["black"]  #: the current line (state k), as the data panel draws it
 #: the pocket's line, ochre (4.9:1 on white): not the pink of the update's arrow eta*y*x
 POCKET_COLOR = "#996600"
-VOTE_COLOR = _style.PREV_BOUNDARY_COLOR  #: the vote's boundary, dotted (grey, 3.3:1 on white)
+#: the vote's boundary, dotted, wine (9.4:1 on white): not the grey of the dashed boundary before an update, which the
+#: data panel draws beside it (testers 4 and 5), nor the pink of eta*y*x (lighter, an arrow) or a class colour
+VOTE_COLOR = "#882255"
 #: the answers an editor draws over its current line: (colour, dash, width as a share of the preset's line width)
 _ANSWER_LOOKS = {"averaged": (AVERAGED_COLOR, "-", 1.2), "pocket": (POCKET_COLOR, "-.", 1.0),
                  "vote": (VOTE_COLOR, ":", 1.3)}
