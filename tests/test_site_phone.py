@@ -245,6 +245,29 @@ def test_on_a_phone_turned_sideways_no_code_runs_off_the_right_edge(chromium, si
 
 
 @pytest.mark.browser
+def test_a_phone_turned_sideways_and_back_keeps_the_cells_the_student_opened(chromium, site):
+    """The student opens the second long cell, turns the phone (844x390: every cell open), and back (390x844): that
+    cell is open again and the others are folded, as they left them (tester 5: all folded again, their place lost)."""
+    ctx, page, errors = _open(chromium, site, LESSONS[0], PHONE)
+    opened = "() => [...document.querySelectorAll('details.course-code')].map((d) => d.open)"
+    try:
+        summary = page.locator("details.course-code > summary").nth(1)
+        summary.scroll_into_view_if_needed()
+        summary.tap()
+        before = page.evaluate(opened)
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_function(f"() => ({opened})().every((o) => o)", timeout=5_000)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function(f"() => !({opened})().every((o) => o)", timeout=5_000)
+        after = page.evaluate(opened)
+    finally:
+        ctx.close()
+    assert len(before) > 2 and before == [j == 1 for j in range(len(before))], before
+    assert after == before, after
+    assert not errors, errors
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("name", LESSONS)
 def test_on_a_desktop_figures_and_code_are_as_before(chromium, site, name):
     ctx, page, errors = _open(chromium, site, name, DESKTOP)
