@@ -169,10 +169,13 @@ JS_TEXT = """() => {
   const help = w.querySelector('.pp-keyhelp');
   const editKeys = document.querySelector('#widget .pe-keys');
   const edits = [...document.querySelectorAll('#widget .pe-row button')];  // an editor's own rows (none in a player)
+  const turn = document.querySelector('#widget .pl-help');  // the lifted view's help (lesson 05's editor)
   return {narrow: w.classList.contains('pp-narrow'), buttons: Math.min(...[...w.querySelectorAll('.pp-controls button')]
     .map(px), ...edits.map(px)), readout: px(w.querySelector('.pp-readout')), legend: px(w.querySelector('.pp-legend')),
     svgText: Math.min(...svgText),
-    keyHelp: (!!help && help.checkVisibility()) || (!!editKeys && editKeys.checkVisibility()),
+    keyHelp: (!!help && help.checkVisibility()) || (!!editKeys && editKeys.checkVisibility())
+      || (!!turn && turn.innerText.includes('press')),
+    turnHelp: turn ? [turn.innerText, px(turn)] : null,
     resized: [...w.querySelectorAll('svg text')].filter((t) => t.style.fontSize).length};
 }"""
 
@@ -197,4 +200,6 @@ def test_on_a_phone_the_players_text_is_readable_and_says_no_keys(chromium, widg
     assert phone["narrow"] and phone["svgText"] >= 11 - 0.05, phone
     assert min(phone["buttons"], phone["readout"]) >= 16 and phone["legend"] >= 14, phone
     assert not phone["keyHelp"], "the keys' help shows on a touch-only screen"
+    if phone["turnHelp"]:  # the lifted view says how to turn it by touch, at a phone's size
+        assert phone["turnHelp"][0] == "Turn the view: drag it." and phone["turnHelp"][1] >= 14, phone
     assert not wide["narrow"] and wide["buttons"] < 16 and wide["resized"] == 0, wide  # the page's own sizes there
