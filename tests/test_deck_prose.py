@@ -135,16 +135,16 @@ def test_code_is_on_a_slide_only_where_its_cell_is_tagged_to_show_it(saved_decks
         assert all("celltag_slide-show-code" in el.find_parent(class_="jp-CodeCell")["class"] for el in shown)
 
 
-#: The style (jupyterlab-fonts' cell metadata, applied as `.jp-Cell[data-jpf-cell-id=...] .jp-Cell-inputWrapper`) that shows a
-#: tagged cell's code in the live deck of `make lecture`, where tools/jupyter/lab/overrides.json hides every input while
-#: presenting (tests/test_live_deck.py): JupyterLab puts no tag on a cell's element, so the tag alone cannot.
+#: The style (jupyterlab-fonts' cell metadata, applied as `.jp-Cell[data-jpf-cell-id=...] .jp-Cell-inputWrapper`) that
+#: shows a tagged cell's code in the live deck of `make lecture`, where tools/jupyter/lab/overrides.json hides every
+#: input while presenting (tests/test_live_deck.py): JupyterLab puts no tag on a cell's element, so the tag cannot.
 LIVE_DECK_SHOWS_CODE = {"styles": {".jp-Cell-inputWrapper": {"display": "flex"}}}
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_a_tagged_cell_shows_its_code_in_the_live_deck_too(lesson):
-    """A cell is tagged `slide-show-code` exactly where it carries `LIVE_DECK_SHOWS_CODE`: the exported decks, the app and
-    the live deck show the same code."""
+    """A cell is tagged `slide-show-code` exactly where it carries `LIVE_DECK_SHOWS_CODE`: the exported decks, the app
+    and the live deck show the same code."""
     for c in nbformat.read(lesson, as_version=4).cells:
         tagged = "slide-show-code" in c.metadata.get("tags", [])
         style = c.metadata.get("@deathbeds/jupyterlab-fonts")

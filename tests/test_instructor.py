@@ -682,9 +682,9 @@ LECTURE_MIN_FONT_PX = 18
 def test_browser_app_view_runs_a_player_without_code(chromium, template):
     """`make app` (and `COURSE_STYLE=lecture make app`): Voila on the notebooks folder with the
     course template. Nothing from the network (no request leaves 127.0.0.1, and the page holds no
-    http(s) script or stylesheet); no code but the cells tagged slide-show-code, no exercise check, no prose about hidden code; a player
-    steps; the links to other lessons open; in the lecture preset no text is smaller than 18 px.
-    The page logs no console error and gets no 4xx/5xx answer or failed request, from loading to
+    http(s) script or stylesheet); no code but that of the cells tagged slide-show-code, no exercise check, no prose
+    about hidden code; a player steps; the links to other lessons open; in the lecture preset no text is smaller than
+    18 px. The page logs no console error and gets no 4xx/5xx answer or failed request, from loading to
     the Step (Voila loads only the lab extensions tools/jupyter/config/voila.json allows: the
     others need JupyterLab's own services and fail in Voila)."""
     from tests.browser_support import jupyter_server
@@ -722,12 +722,14 @@ def test_browser_app_view_runs_a_player_without_code(chromium, template):
                          .filter((e) => !e.closest('.celltag_slide-show-code')).length;
                        return {codeInputs: other('.jp-CodeCell .jp-InputArea, .jp-InputPrompt'),
                                editors: other('.cm-editor, .CodeMirror'),
-                               errors: document.querySelectorAll('.jp-OutputArea-output[data-mime-type*="error"]').length,
+                               errors: document.querySelectorAll('.jp-OutputArea-output[data-mime-type*="error"]')
+                                 .length,
                                shown: Array.from(document.querySelectorAll('.celltag_slide-show-code .jp-InputArea'))
                                  .map((e) => e.innerText.trim().split('\\n')[0])}; }"""
         )
         # the code of a cell tagged slide-show-code only (the perceptron in plain Python), as the decks show it
-        tagged = [c.source.split("\n")[0] for c in _read(lesson).cells if "slide-show-code" in c.metadata.get("tags", [])]
+        tagged = [c.source.split("\n")[0] for c in _read(lesson).cells
+                  if "slide-show-code" in c.metadata.get("tags", [])]
         assert tagged, f"{lesson.name} has no cell tagged slide-show-code: the app's shown code goes unchecked"
         assert dom == {"codeInputs": 0, "editors": 0, "errors": 0, "shown": tagged}, dom
         # at WCAG AA contrast (the course's contrast.css, over the theme's highlighting)
