@@ -49,6 +49,9 @@ def test_readout_prints_the_margin_at_k(case):
     m = [math.nan] + [geometric_margin(w, b, X, y) for w, b in zip(h.w[1:], h.b[1:], strict=True)]
     read = MarginReadout(m, gamma_star=best.gamma, guarantee=0.05, eta=0.3)
     assert "no line yet (w = 0)" in read(run, X, y, 0)[1]
+    wrong = [k for k in range(1, len(m)) if m[k] <= 0]  # a line that separates nothing yet: no share of γ*
+    assert wrong and all("% of the maximum" not in read(run, X, y, k)[1] for k in wrong)
+    assert read(run, X, y, wrong[0])[1].startswith(f"Margin now: {m[wrong[0]]:.4f}, the line does not separate yet")
     last = read(run, X, y, run.mistakes)
     assert last[1].startswith(f"Margin now: {m[-1]:.4f}, {100 * m[-1] / best.gamma:.1f} % of the "
                               f"maximum γ* = {best.gamma:.4f}")

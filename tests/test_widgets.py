@@ -112,16 +112,16 @@ def test_readout_end_states():
     Xx, yx = [[0, 0], [1, 1], [0, 1], [1, 0]], [-1, -1, 1, 1]
     p = Drawn(fit_perceptron(Xx, yx), Xx, yx)
     p.seek(p.K)
-    assert "End: cycle. Epoch 2 (4 updates) repeats for ever: no separator of this form exists." in p.text
+    assert "End: cycle. Epoch 2 (4 updates) repeats for ever: no (w, b) separates these points." in p.text
     # lesson 03's six points through the origin: epoch 1 takes 5 updates, epochs 2 to 7 take 4, 5, 4, 4, 5, 4 and end
     # in the state epoch 1 ended in (the per-epoch chart of the lesson)
     X6, y6 = [[1, 1], [3, 3], [2, 1], [4, 2], [1, 2], [2, 4]], [1, -1, 1, -1, 1, -1]
     p = Drawn(fit_perceptron(X6, y6, fit_bias=False), X6, y6)
     p.seek(p.K)
-    assert p.K == 31 and "End: cycle. Epochs 2 to 7 (26 updates) repeat for ever" in p.text
+    assert p.K == 31 and "End: cycle. Epochs 2 to 7 (26 updates) repeat for ever: no w with b = 0 separates" in p.text
     p = Drawn(fit_perceptron(Xx, yx, max_epochs=3, order="random", rng=0), Xx, yx)
     p.seek(p.K)
-    assert "End: stopped at max_epochs after 3 epochs, not converged." in p.text
+    assert "End: stopped after 3 epochs (the max_epochs limit), not converged." in p.text
     Xb, yb = [[2, 1], [-1, -2], [0.5, 0.2]], [1, -1, -1]
     p = Drawn(fit_batch(Xb, yb), Xb, yb)
     p.seek(1)
@@ -134,7 +134,7 @@ def test_readout_end_states():
     check_data_panel_batch(p)
     p = Drawn(fit_batch(Xx, yx, max_iter=3), Xx, yx)
     p.seek(p.K)
-    assert "End: stopped at max_iter after 3 iterations, not converged." in p.text
+    assert "End: stopped after 3 iterations (the max_iter limit), not converged." in p.text
     mb = fit_minibatch(Xb, yb, batch_size=2, rng=0)
     p = Drawn(mb, Xb, yb)
     p.seek(1)

@@ -273,9 +273,14 @@ def end_text(run) -> str:
         return f"End: converged after {passes} iterations: no point has {test}."
     if run.cycle is not None:
         c = run.cycle
-        return f"End: cycle. {repeating(c)} for ever: no separator of this form exists."
+        return f"End: cycle. {repeating(c)} for ever: {unseparated(getattr(run, 'fit_bias', True))}."
     limit = "max_epochs" if run.method == "online" else "max_iter"
-    return f"End: stopped at {limit} after {passes} {_unit(run)}s, not converged."
+    return f"End: stopped after {plural(passes, _unit(run))} (the {limit} limit), not converged."
+
+
+def unseparated(fit_bias: bool) -> str:
+    """What a cycle proves (a run on separable points ends): of the separators the run can reach, none separates."""
+    return "no (w, b) separates these points" if fit_bias else "no w with b = 0 separates these points"
 
 
 def repeating(cycle) -> str:

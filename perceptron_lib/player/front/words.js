@@ -134,6 +134,15 @@ function repeating(c) {
 }
 
 /**
+ * What a cycle proves (`readout.unseparated`).
+ * @param {boolean} fitBias
+ * @returns {string}
+ */
+function unseparated(fitBias) {
+  return fitBias ? "no (w, b) separates these points" : "no w with b = 0 separates these points";
+}
+
+/**
  * How the run ended, in one sentence (`readout.end_text` for an online run).
  * @param {object} run
  * @returns {string}
@@ -144,8 +153,8 @@ export function runEndText(run) {
   if (s.margin > 0) test = s.updateOn !== "sign" ? test.replaceAll("0", readoutNum(s.margin)) : "the update test";
   if (run.converged) return `End: converged: in epoch ${run.epochs} no point had ${test}.`;
   const c = run.cycle;
-  if (c !== null) return `End: cycle. ${repeating(c)} for ever: no separator of this form exists.`;
-  return `End: stopped at max_epochs after ${run.epochs} epochs, not converged.`;
+  if (c !== null) return `End: cycle. ${repeating(c)} for ever: ${unseparated(s.fitBias)}.`;
+  return `End: stopped after ${pluralOf(run.epochs, "epoch")} (the max_epochs limit), not converged.`;
 }
 
 /**

@@ -121,8 +121,12 @@ class MarginReadout:
         k = min(max(int(k), 0), K)
         lines = state_lines(run, X, y, k)
         m = self.margins[k]
-        now = ("no line yet (w = 0)" if math.isnan(m) else
-               f"{m:.4f}, {100 * m / self.gamma_star:.1f} % of the maximum γ* = {self.gamma_star:.4f}")
+        if math.isnan(m):
+            now = "no line yet (w = 0)"
+        elif m > 0:
+            now = f"{m:.4f}, {100 * m / self.gamma_star:.1f} % of the maximum γ* = {self.gamma_star:.4f}"
+        else:  # not a share of γ*: "-2023.9 %" said nothing (tester 6)
+            now = f"{m:.4f}, the line does not separate yet (γ* = {self.gamma_star:.4f})"
         lines.insert(1, f"Margin now: {now}; the theorem guarantees the final line at least {self.guarantee:.4f} "
                         f"(η = {num(self.eta)}).")
         return lines
