@@ -278,7 +278,7 @@ def test_the_browsers_words_are_the_readouts_on_random_runs(page):
         assert all(line[-n:] == have["notes"] for line in have["lines"])
         ended.add(re.match(r"End: (converged|cycle|stopped[^,]*)", want["lines"][-1][-n - 1]).group(0))
     assert near <= 4, f"{near} summaries written with other digits"
-    assert {"End: converged", "End: cycle", "End: stopped at max_epochs after 1 epochs"} <= ended
+    assert {"End: converged", "End: cycle", "End: stopped after 1 epoch (the max_epochs limit)"} <= ended
 
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?(?:e[-+]\d+)?")
@@ -531,8 +531,9 @@ def test_copys_message_is_said_once_and_goes_at_the_next_step_key_or_edit(page):
             page.click(button)
             assert page.text_content(message) == "" and _shown(page)["k"] != k
             assert page.locator(button).bounding_box()["y"] == top, "the controls under the line stay put"
-            page.hover("#after")  # the pointer off the editor: the line gives its room back
-            assert page.evaluate("() => document.querySelector('#widget .pe-message').style.minHeight") == ""
+            picture = page.locator("#widget .pp-picture").bounding_box()["y"]
+            page.hover("#after")  # the pointer off the editor: the line keeps its tallest message's room (keptHeight)
+            assert page.locator("#widget .pp-picture").bounding_box()["y"] == picture, "the picture moved"
         elif next_action == "key":
             page.focus("#widget .pp-picture")
             page.keyboard.press("ArrowLeft" if k else "ArrowRight")

@@ -276,6 +276,10 @@ def test_the_buttons_step_and_python_follows_with_one_message_of_k_per_step(page
     assert _k(page) == 7
     saves = page.evaluate("() => window.model.saves")
     assert saves == [["k"]] * 7, saves  # 3 steps, back, end, reset, and the box ("7" filled: one input event)
+    # a number past the run, committed with Enter, goes to the last step, and the box says so (it kept K + 2: tester 6)
+    page.fill(f"{w} input[type=number]", str(K + 2))
+    page.press(f"{w} input[type=number]", "Enter")
+    assert _k(page) == K and page.input_value(f"{w} input[type=number]") == str(K)
 
 
 @pytest.mark.browser

@@ -77,7 +77,7 @@ export const CSS = `
 /* lecture: 312 px (its 20 px choice and tabs above: 02's switch 620 px of 599 with 340) */
 .perceptron-browserplayer.pp-large .pp-tabpanel :is(.pl-picture svg, svg.pp-contour) { max-height: 312px; }
 .perceptron-browserplayer .pp-side.pp-on-panel > :not(.pp-tabs, .pp-readout, .pp-tabpanel) { display: none; }
-.perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0; max-height: none !important;
+.perceptron-browserplayer.pp-large .pp-side.pp-on-panel > .pp-readout { min-height: 0 !important; max-height: none !important;
   overflow: visible;
   flex-shrink: 0; }
 .perceptron-browserplayer .pp-side.pp-on-panel > .pp-readout > p:not(:first-child) { display: none; }
@@ -423,5 +423,5 @@ export function buildTabs(doc, side, readout, shown, { id, first, keep }) {
   choose(kept === names ? Number(j) : 0);
   side.prepend(list);
   side.append(...holders);
-  return { parts: [list, ...holders], pick: choose, picked: () => on };
+  return { parts: [list, ...holders], pick: choose, picked: () => on, count: tabs.length };
 }

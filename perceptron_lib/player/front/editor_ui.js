@@ -72,13 +72,14 @@ export const NARROW_PX = 720;
 /**
  * The height the message line keeps (its `min-height`), for two rules. One (`hold`, `release`): a line emptied
  * while the pointer is on the editor keeps its height until the pointer leaves. The other (`measure`, after each
- * message): on a narrow editor (under `NARROW_PX`) or a touch screen (the main pointer coarse), where the line sits
- * above the picture, it keeps the height of the tallest message it has shown at this width (on a phone the first,
- * the hint, is three lines; an edit's one to three): a shorter message no longer moves the picture up, and a longer
- * one moved it by a line or two between two taps (390 px wide: about 22 px, so that the next tap landed elsewhere).
- * A new width starts again from the message shown. In the lecture's column beside the picture a message moves
- * nothing that the student aims at, and a wide editor's messages take one line or two: there only the first rule
- * holds, so that the editor stays as short as it is (it fits the screen).
+ * message): where the line sits above the picture, it keeps the height of the tallest message it has shown at this
+ * width (on a phone the first, the hint, is three lines; an edit's one to three; at 1440 px one or two, as the
+ * coordinates' digits go): a shorter message no longer moves the picture up, and a longer one moved it by a line or
+ * two between two clicks (390 px wide: about 22 px; tester 6: 18 px on the site's lesson 04 at 1440 px), so that the
+ * next click landed elsewhere. So it does in a deck, whose slide reveal.js centres by its height (tester 6: an edit
+ * and an Undo moved 06's buttons 14 px). A new width starts again from the message shown. In the lecture column of
+ * a notebook or the app a message moves nothing that the student aims at: there only the first rule holds, so that
+ * the editor stays as short as it is (it fits the screen).
  * @param {HTMLElement} message the line
  * @param {HTMLElement} root the editor's root
  * @param {Window} win
@@ -86,9 +87,7 @@ export const NARROW_PX = 720;
  */
 export function keptHeight(message, root, win) {
   let [held, tallest, width] = [0, 0, -1];
-  const still = () =>
-    !message.closest(".pp-side") &&
-    (root.clientWidth < NARROW_PX || win.matchMedia?.("(pointer: coarse)").matches === true);
+  const still = () => message.closest(".reveal") !== null || !message.closest(".pp-side");
   const apply = () => {
     const px = Math.max(held, tallest);
     message.style.minHeight = px > 0 ? `${px}px` : "";

@@ -25,7 +25,7 @@ import { drawFrame } from "./frame.js";
 import { keepControlKeys, keepPlainKeys } from "./geometry.js";
 import { buildPanels } from "./panels.js";
 import { buildScene, narrowText, PHONE_PX, PT } from "./scene.js";
-import { fitColumn, keepingFocus, longestStep, panelPlaces, shrinkUnder } from "./side.js";
+import { fitColumn, keepingFocus, panelPlaces, shrinkUnder, tallestReadout, tallestTab, underTab } from "./side.js";
 
 /** The keys the picture uses (`KeyboardEvent.key`); every other key, Tab and Escape among them, goes on. */
 export const PLAYER_KEYS = ["ArrowLeft", "ArrowRight", "Home", "End", " "];
@@ -46,9 +46,6 @@ function nextPlayer() {
   globalThis[MOUNTED] = (globalThis[MOUNTED] ?? 0) + 1;
   return globalThis[MOUNTED];
 }
-
-/** The longest run whose every step's words a held readout looks through for the longest (`longestStep`). */
-const HOLD_SCAN = 200;
 
 /**
  * `k` as a whole step in 0..K (a number typed in the box may be anything).
@@ -104,7 +101,7 @@ function checkRun(spec) {
  * @param {object} [first] a run in the `run` trait's format
  * @returns {{unmount: () => void, picture: HTMLElement, scene: object, root: HTMLElement, go: (k: number) => void, shown: () => number, setRun: (spec: object, k?: number) => void}}
  */
-export function mountPlayer(model, el, first = model.get("run")) {
+export function mountPlayer(model, el, first = model.get("run"), also = () => []) {
   let spec = first;
   const doc = el.ownerDocument;
   const win = doc.defaultView;
@@ -158,18 +155,30 @@ export function mountPlayer(model, el, first = model.get("run")) {
   // deck too, where the readout never scrolls: the slide, which reveal.js centres, keeps its height, so Step stays
   // under the presenter's pointer (it moved 27-52 px up at the end of 03's and 05's players, and a click missed).
   // Asked at each fit: a widget manager may draw the player before it puts it into the deck's slide
+  // In a deck the height is also that of the tallest run a switch holds (`also`), and it never drops while the
+  // column keeps its width (a controlled player's new settings: tester 6, Step moved 25-37 px at a switch's choice),
+  // and the column keeps the height of its tallest tab (`tallestTab`: the 3-D view's tab moved Step 27-30 px)
   const holds = () => el.closest(".reveal") !== null || (!large && under.length > 0);
+  let deckHeld = [0, 0]; // in a deck: the readout's and the column's least heights so far, at `heldWidth`
   const holdReadout = () => {
     readout.style.minHeight = "";
     if (!holds() || wrapped || !readout.isConnected) return;
-    let tallest = 0;
-    const longest = K <= HOLD_SCAN ? longestStep(spec.lines) : K; // an editor's words are made as a step is shown
-    for (const k of new Set([0, 1, K - 1, K, longest].filter((j) => j >= 0 && j <= K))) {
-      showReadout(readout, spec.lines[k]);
-      tallest = Math.max(tallest, readout.offsetHeight);
-    }
+    const deck = el.closest(".reveal") !== null;
+    const specs = deck ? [spec, ...also().filter((s) => s !== spec)] : [spec];
+    const tallest = Math.max(
+      underTab(tabs, 0, () => tallestReadout(readout, specs, showReadout)),
+      deck ? deckHeld[0] : 0,
+    );
+    if (deck) deckHeld[0] = tallest;
     readout.style.minHeight = tallest > 0 ? `${tallest}px` : ""; // 0: not laid out yet (a hidden tab): fit() asks again
     if (shown >= 0 && shown <= K) showReadout(readout, spec.lines[shown]);
+  };
+  const holdTabs = () => {
+    if (!tabs || wrapped || el.closest(".reveal") === null) return;
+    const least = Number.parseFloat(side.style.minHeight) || 0; // fitColumn's: the picture's bottom
+    side.style.minHeight = "";
+    deckHeld[1] = Math.max(least, deckHeld[1], tallestTab(side, tabs));
+    side.style.minHeight = `${deckHeld[1]}px`;
   };
   const placeUnder = () => {
     if (wrapped) side.prepend(...under);
@@ -250,10 +259,12 @@ export function mountPlayer(model, el, first = model.get("run")) {
     fitSide();
     const unheld = readout.style.minHeight === "";
     if (holds() && !wrapped && side.clientWidth > 0 && (side.clientWidth !== heldWidth || unheld)) {
+      if (side.clientWidth !== heldWidth) deckHeld = [0, 0]; // a new width wraps the lines anew
       heldWidth = side.clientWidth; // measured once the column stands where this width puts it
       holdReadout();
       fitSide();
     }
+    holdTabs();
     if (large) wholeLines(readout, side);
     for (const svg of root.querySelectorAll("svg")) narrowText(svg, narrow);
   };
@@ -301,6 +312,8 @@ export function mountPlayer(model, el, first = model.get("run")) {
   };
   const tick = () => {
     timer = null;
+    // a slide reveal.js hid (the presenter went on): Play stops there, where the room last saw it (tester 6: k ran on)
+    if (picture.closest('[aria-hidden="true"]')) return setPlaying(false);
     if (shown < K) go(shown + 1);
     if (shown < K) timer = win.setTimeout(tick, interval);
     else setPlaying(false);
@@ -361,7 +374,10 @@ export function mountPlayer(model, el, first = model.get("run")) {
     model.save_changes();
     if (playing()) setPlaying(true);
   });
-  on(controls.box, "change", () => go(controls.box.value));
+  on(controls.box, "change", () => {
+    go(controls.box.value);
+    controls.box.value = String(shown); // a number typed past the run (9 of 7) reads as the step shown (tester 6)
+  });
   on(controls.box, "input", () => {
     if (controls.box.value !== "") go(controls.box.value);
   });

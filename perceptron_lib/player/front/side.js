@@ -215,3 +215,59 @@ export function longestStep(lines) {
   }
   return best;
 }
+
+/** The longest run whose every step's words `tallestReadout` looks through for the longest (`longestStep`). */
+const HOLD_SCAN = 200;
+
+/**
+ * The height a readout holds: the tallest it is at the first, second, last but one and last steps and at the
+ * `longestStep` of each run of `specs` (an editor's words are made as a step is shown: its long runs skip the
+ * longest), each shown in `readout` by `show(readout, lines)`.
+ * @param {HTMLElement} readout
+ * @param {{K: number, lines: string[][]}[]} specs
+ * @param {(readout: HTMLElement, lines: string[]) => void} show
+ * @returns {number} CSS px (0: not laid out)
+ */
+export function tallestReadout(readout, specs, show) {
+  let tallest = 0;
+  for (const { K, lines } of specs) {
+    const longest = K <= HOLD_SCAN ? longestStep(lines) : K;
+    for (const k of new Set([0, 1, K - 1, K, longest].filter((j) => j >= 0 && j <= K))) {
+      show(readout, lines[k]);
+      tallest = Math.max(tallest, readout.offsetHeight);
+    }
+  }
+  return tallest;
+}
+
+/**
+ * `measure()` under tab j of `tabs` (`buildTabs`' handle; none: as it is), the tab picked before picked again.
+ * @template T
+ * @param {{pick: (j: number) => void, picked: () => number} | null} tabs
+ * @param {number} j
+ * @param {() => T} measure
+ * @returns {T}
+ */
+export function underTab(tabs, j, measure) {
+  const was = tabs ? tabs.picked() : j;
+  if (was !== j) tabs.pick(j);
+  const out = measure();
+  if (was !== j) tabs.pick(was);
+  return out;
+}
+
+/**
+ * The column's height under its tallest tab (CSS px), each measured with `underTab`.
+ * @param {HTMLElement} side
+ * @param {{pick: (j: number) => void, picked: () => number, count: number}} tabs
+ * @returns {number}
+ */
+export function tallestTab(side, tabs) {
+  let tallest = 0;
+  for (let j = 0; j < tabs.count; j++)
+    tallest = Math.max(
+      tallest,
+      underTab(tabs, j, () => side.offsetHeight),
+    );
+  return tallest;
+}

@@ -123,7 +123,7 @@ export function mountSwitch(model, el) {
   root.append(htmlEl(doc, "style", {}, SWITCH_CSS + besideCss("perceptron-browserswitch", "perceptron-choice")), grid);
   el.replaceChildren(root);
   // in the lecture preset the player holds its column, under the choice, to the picture's bottom (`side.js`)
-  const player = mountPlayer(model, holder, runs[current]);
+  const player = mountPlayer(model, holder, runs[current], () => runs); // in a deck: held as tall as the tallest run
   player.root.querySelector(".pp-figure").after(group);
 
   /** Show run j at step k in the player's elements (the focus, on the choice too, stays), the choice marked. */
