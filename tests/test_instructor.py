@@ -480,17 +480,18 @@ def test_browser_deck_play_stops_on_a_slide_the_presenter_left(chromium, lecture
     page.evaluate("""() => { for (const s of Reveal.getSlides()) { if (s.querySelector('.course-live-widget')) {
                        const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v || 0); return; } } }""")
     live = page.locator(".reveal .slides section.present .course-live-widget").first
-    box = live.locator("input[type=number]").first
-    live.get_by_role("button", name="Play").first.click()
-    page.wait_for_function("(el) => Number(el.value) >= 2", arg=box.element_handle(), timeout=10_000)
+    box = live.locator("input[type=number]").first.element_handle()  # handles: the locators follow the slide shown
+    play = live.locator("button[aria-pressed]").first.element_handle()
+    play.click()
+    page.wait_for_function("(el) => Number(el.value) >= 2", arg=box, timeout=10_000)
     page.keyboard.press("Escape")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("(el) => el.closest('section').getAttribute('aria-hidden') === 'true'",
-                           arg=box.element_handle(), timeout=5_000)  # fmt: skip
+    page.wait_for_function("(el) => el.closest('section').getAttribute('aria-hidden') === 'true'", arg=box,
+                           timeout=5_000)  # fmt: skip
     left = box.input_value()
     page.wait_for_timeout(1_500)  # three steps at Play's 2 per second, were it still playing: what is tested
     assert box.input_value() == left, f"the player on the slide left went on from k = {left} to {box.input_value()}"
-    assert live.locator("button[aria-pressed]").first.get_attribute("aria-pressed") == "false"
+    assert play.get_attribute("aria-pressed") == "false"
     assert not problems, problems
     page.context.close()
 
@@ -520,8 +521,9 @@ JS_SLIDE_FIT = """() => {
           h: Reveal.getIndices().h, v: Reveal.getIndices().v || 0};
 }"""
 
-# Each live player on the current slide taken to its last step (its End button, pressed from script: the
-# focus stays where it is): once the deck fitted the slide again (two frames), the slide's box must lie in
+# Each live player on the current slide shown under each of its tabs, with each of a switch's runs, and taken to its
+# last step (its End button, pressed from script: the focus stays where it is): its buttons stay where they were (the
+# presenter's pointer is there), and once the deck fitted the slide again (two frames) the slide's box must lie in
 # the deck and its scale be no smaller than MIN_SLIDE_SCALE. Each player goes back to its start after.
 JS_LIVE_END_FITS = """async (least) => {
   const s = Reveal.getCurrentSlide(), box = s.querySelector(':scope > .course-fit') || s;
@@ -534,6 +536,25 @@ JS_LIVE_END_FITS = """async (least) => {
     const end = button(w, 'End');
     if (!end || end.disabled) continue;
     const before = end.getBoundingClientRect();  // where the presenter's pointer is: the buttons must stay there
+    const moved = (what) => {
+      const now = end.getBoundingClientRect();
+      if (Math.abs(now.top - before.top) > 1 || Math.abs(now.left - before.left) > 1) {
+        out.push(`live player ${n + 1}: its buttons moved ${Math.round(now.top - before.top)} px at ${what}`);
+      }
+    };
+    // each tab beside the picture and each run of a switch, the first again last (tester 6: a tab moved Step 27-30 px,
+    // a switch's choice 25-37 px)
+    const picks = (list) => [...list.slice(1), ...list.slice(0, 1)];
+    for (const tab of picks(Array.from(w.querySelectorAll('[role="tab"]')))) {
+      tab.click();
+      await frames();
+      moved(`its tab "${tab.textContent}"`);
+    }
+    for (const choice of picks(Array.from(w.querySelectorAll('.perceptron-choice input')))) {
+      choice.click();
+      await frames();
+      moved(`its choice "${choice.closest('label').textContent}"`);
+    }
     end.click();
     await frames();
     await frames();
@@ -542,10 +563,7 @@ JS_LIVE_END_FITS = """async (least) => {
     if (b.bottom > deck.bottom + 2 || b.top < deck.top - 2 || scale < least) {
       out.push(`live player ${n + 1} at its end: bottom at ${Math.round(b.bottom)}px, scale ${scale}`);
     }
-    const after = end.getBoundingClientRect();
-    if (Math.abs(after.top - before.top) > 1 || Math.abs(after.left - before.left) > 1) {
-      out.push(`live player ${n + 1}: its buttons moved ${Math.round(after.top - before.top)} px at its end`);
-    }
+    moved("its end");
     if (button(w, 'Reset')) button(w, 'Reset').click();
   }
   await frames();
