@@ -292,6 +292,22 @@ def test_play_runs_on_the_browsers_timer_to_the_end_with_only_k_sent(page):
     page.wait_for_function("(K) => window.model.get('k') === K", arg=K, timeout=10_000)
     page.wait_for_selector("#widget button:text-is('Play')[aria-pressed=false]")
     assert page.evaluate("() => window.model.saves") == [["k"]] * K
+    # "Pause" takes no more room than "Play" had: the speed and the k box beside it stay put (they moved 17 px)
+    box = page.locator("#widget input[type=number]")
+    at = box.bounding_box()["x"]
+    page.click("#widget button:text-is('Play')")
+    page.wait_for_selector("#widget button:text-is('Pause')")
+    assert box.bounding_box()["x"] == at
+    page.click("#widget button:text-is('Pause')")
+
+
+@pytest.mark.browser
+def test_a_run_with_no_update_has_nothing_to_play(page):
+    X, y = RUNS["strict test"][1:3]
+    run = fit_perceptron(X, y, update_on="negative")  # from w = 0 every score is 0: nothing is < 0, no update
+    mount(page, BrowserPlayer(run, X, y))
+    assert len(run.history) == 1
+    assert all(page.is_disabled(f"#widget button:text-is('{name}')") for name in ("Play", "Step", "End", "Back"))
 
 
 @pytest.mark.browser

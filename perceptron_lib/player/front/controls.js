@@ -30,6 +30,9 @@ export const CSS = `
   padding: 4px 10px; min-height: 32px; box-sizing: border-box; }
 .perceptron-browserplayer input { width: 5em; background: #fff; }
 .perceptron-browserplayer button:disabled { color: #4d4d4d; background: #fafafa; border: 1px dashed #8c8c8c; }
+/* Play reads Pause while playing: as wide as "Pause" (with the padding and border), so that the speed and the k box
+   beside it stay put (they moved 17 px: tester 6) */
+.perceptron-browserplayer .pp-controls button[aria-pressed] { min-width: calc(3em + 22px); }
 .perceptron-browserplayer :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
 .perceptron-browserplayer label { display: inline-flex; gap: 4px; align-items: center; }
 .perceptron-browserplayer .pp-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }

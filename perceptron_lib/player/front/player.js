@@ -289,6 +289,7 @@ export function mountPlayer(model, el, first = model.get("run"), also = () => []
     if (controls.box.value !== String(k)) controls.box.value = String(k);
     controls.back.disabled = controls.reset.disabled = k === 0;
     controls.step.disabled = controls.end.disabled = k >= K;
+    controls.play.disabled = K === 0; // a run with no update has nothing to play (tester 6: Play stayed on)
     shown = k;
   };
   /** Go to step k: drawn now, then `k` told to the model (one message; nothing else per step). */
