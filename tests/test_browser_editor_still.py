@@ -23,7 +23,7 @@ from tests.test_browser_player_front import front_page
 
 pytestmark = pytest.mark.browser
 
-NARROW_PX = 720  # editor_ui.js
+NARROW_PX = 720  # a phone-like width: the editor's messages wrap to more lines under it
 
 #: The line above the player, the height it keeps, the lines its message takes; the picture's top (page px).
 JS_PLACE = """() => { const r = document.querySelector('#widget'), m = r.querySelector('.pe-message');

@@ -66,9 +66,6 @@ export const BRIEF_MS = 10000;
 
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta", "AltGraph", "CapsLock"]);
 
-/** Under this width (CSS px) the editor's messages wrap to more lines, and their number changes with each. */
-export const NARROW_PX = 720;
-
 /**
  * The height the message line keeps (its `min-height`), for two rules. One (`hold`, `release`): a line emptied
  * while the pointer is on the editor keeps its height until the pointer leaves. The other (`measure`, after each

@@ -158,12 +158,13 @@ export function mountPlayer(model, el, first = model.get("run"), also = () => []
   // In a deck the height is also that of the tallest run a switch holds (`also`), and it never drops while the
   // column keeps its width (a controlled player's new settings: tester 6, Step moved 25-37 px at a switch's choice),
   // and the column keeps the height of its tallest tab (`tallestTab`: the 3-D view's tab moved Step 27-30 px)
-  const holds = () => el.closest(".reveal") !== null || (!large && under.length > 0);
+  const onSlide = () => el.closest(".reveal") !== null; // asked each time (see above); `inDeck` is the mount's answer
+  const holds = () => onSlide() || (!large && under.length > 0);
   let deckHeld = [0, 0]; // in a deck: the readout's and the column's least heights so far, at `heldWidth`
   const holdReadout = () => {
     readout.style.minHeight = "";
     if (!holds() || wrapped || !readout.isConnected) return;
-    const deck = el.closest(".reveal") !== null;
+    const deck = onSlide();
     const specs = deck ? [spec, ...also().filter((s) => s !== spec)] : [spec];
     const tallest = Math.max(
       underTab(tabs, 0, () => tallestReadout(readout, specs, showReadout)),
@@ -174,7 +175,7 @@ export function mountPlayer(model, el, first = model.get("run"), also = () => []
     if (shown >= 0 && shown <= K) showReadout(readout, spec.lines[shown]);
   };
   const holdTabs = () => {
-    if (!tabs || wrapped || el.closest(".reveal") === null) return;
+    if (!tabs || wrapped || !onSlide()) return;
     const least = Number.parseFloat(side.style.minHeight) || 0; // fitColumn's: the picture's bottom
     side.style.minHeight = "";
     deckHeld[1] = Math.max(least, deckHeld[1], tallestTab(side, tabs));
